@@ -1,0 +1,1 @@
+"""The Motable web server: HTTP API, WebSocket live play, pages."""

@@ -1,0 +1,5 @@
+"""Server-rendered pages (lobby, room, rules)."""
+
+from fastapi import APIRouter
+
+router = APIRouter()

@@ -1,0 +1,1 @@
+"""Pure rules engines for the Motable games; nothing here does I/O."""

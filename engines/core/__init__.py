@@ -1,0 +1,29 @@
+"""Shared engine machinery: protocol, errors, seeded RNG, registry, bots, conformance."""
+
+from .bots import Bot, RandomBot
+from .errors import EngineError, GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn
+from .protocol import Action, Engine, GameSpec, Options, Result, Scorepad
+from .registry import all_engines, game_ids, get_bots, get_engine
+from .rng import Rng
+
+__all__ = [
+    "Action",
+    "Bot",
+    "Engine",
+    "EngineError",
+    "GameOver",
+    "GameSpec",
+    "IllegalAction",
+    "InvalidOptions",
+    "MalformedAction",
+    "NotYourTurn",
+    "Options",
+    "RandomBot",
+    "Result",
+    "Rng",
+    "Scorepad",
+    "all_engines",
+    "game_ids",
+    "get_bots",
+    "get_engine",
+]

@@ -1,0 +1,103 @@
+"""Checks every registered engine must pass, run over seeded random playouts."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import EngineError
+from .protocol import Action, Engine, Options
+
+
+@dataclass
+class Playout:
+    seed: int
+    players: int
+    options: Options
+    actions: list[tuple[int, Action]]
+    final: Any
+
+
+def card_ids(view: Any) -> Iterator[int]:
+    """Every card id in a view (card objects are the dicts with an "id" key)."""
+    if isinstance(view, dict):
+        if "id" in view:
+            yield view["id"]
+        for value in view.values():
+            yield from card_ids(value)
+    elif isinstance(view, list):
+        for item in view:
+            yield from card_ids(item)
+
+
+def check_views(engine: Engine[Any], state: Any, players: int) -> None:
+    for seat in [*range(players), None]:
+        view = engine.view(state, seat)
+        assert json.loads(json.dumps(view)) == view, "a view must be plain JSON"
+        leaked = set(card_ids(view)) & engine.hidden_ids(state, seat)
+        assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
+
+
+def illegal_probes(engine: Engine[Any], state: Any, seat: int, players: int) -> list[tuple[int, Any]]:
+    """Actions that must be refused now, with the seat that tries them."""
+    probes: list[tuple[int, Any]] = [
+        (seat, {"type": "no_such_action"}),
+        (seat, "not an object"),
+        (seat, {"no": "type"}),
+    ]
+    idle = [s for s in range(players) if s not in engine.to_act(state)]
+    legal = engine.legal_actions(state, seat)
+    if idle and legal:
+        probes.append((idle[0], legal[0]))
+    return probes
+
+
+def random_playout(
+    engine: Engine[Any],
+    players: int,
+    seed: int,
+    options: Options | None = None,
+    *,
+    max_actions: int = 20_000,
+    check_every_step: bool = False,
+) -> Playout:
+    """Play random legal actions to the end, checking invariants on the way."""
+    options = options if options is not None else engine.spec.parse_options({})
+    state = engine.setup(players, seed, options)
+    rng = random.Random(seed)
+    log: list[tuple[int, Action]] = []
+    for step in range(max_actions):
+        acting = engine.to_act(state)
+        assert (not acting) == (engine.result(state) is not None), "to_act empty <=> result"
+        if check_every_step or step % 7 == 0:
+            check_views(engine, state, players)
+            assert engine.load(json.loads(json.dumps(engine.dump(state)))) == state
+        if not acting:
+            return Playout(seed, players, options, log, state)
+        seat = rng.choice(sorted(acting))
+        legal = engine.legal_actions(state, seat)
+        assert legal, f"seat {seat} must act but has no legal action"
+        if step % 11 == 0:
+            before = engine.dump(state)
+            for who, bad in illegal_probes(engine, state, seat, players):
+                try:
+                    engine.apply(state, who, bad)
+                except EngineError:
+                    pass
+                else:
+                    raise AssertionError(f"{bad!r} by seat {who} was accepted")
+                assert engine.dump(state) == before, "a refused action changed the state"
+        action = rng.choice(legal)
+        state = engine.apply(state, seat, action)
+        log.append((seat, action))
+    raise AssertionError(f"no end after {max_actions} actions (seed {seed})")
+
+
+def replay(engine: Engine[Any], playout: Playout) -> Any:
+    state = engine.setup(playout.players, playout.seed, playout.options)
+    for seat, action in playout.actions:
+        state = engine.apply(state, seat, action)
+    return state

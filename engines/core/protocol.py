@@ -1,0 +1,136 @@
+"""The engine protocol every game implements, and the JSON shapes it returns."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn
+
+Action = dict[str, Any]
+"""An action is a small JSON object with a "type" key; legal_actions lists them."""
+
+S = TypeVar("S")
+
+
+class Options(BaseModel):
+    """Base of every game's options (variants); unknown keys are refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options_model: type[Options]
+    summary: str = ""
+
+    def options_schema(self) -> dict[str, Any]:
+        return self.options_model.model_json_schema()
+
+    def parse_options(self, raw: dict[str, Any] | None) -> Options:
+        try:
+            return self.options_model.model_validate(raw or {})
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}"
+                for err in exc.errors()
+            )
+            raise InvalidOptions(f"invalid options for {self.id}: {problems}") from exc
+
+
+@dataclass
+class Scorepad:
+    """Points per finished round and per seat, plus running totals."""
+
+    rounds: list[list[int]] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rounds": [list(r) for r in self.rounds], "totals": list(self.totals)}
+
+
+@dataclass
+class Result:
+    winners: list[int]
+    scores: list[int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "scores": list(self.scores)}
+
+
+class Engine(ABC, Generic[S]):
+    """A game's rules. Pure: no I/O, no global randomness, states never mutated
+    in place by `apply` (it returns a new state).
+
+    View convention: every card object in a view is a dict with an "id" key
+    (unique within the match) and no other view object uses the key "id". A card
+    a seat may not see appears only as a count.
+    """
+
+    spec: GameSpec
+
+    # -- setup and flow -------------------------------------------------
+    @abstractmethod
+    def setup(self, players: int, seed: int, options: Options) -> S: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats that may act now; empty exactly when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
+
+    @abstractmethod
+    def _apply(self, state: S, seat: int, action: Action) -> S:
+        """Apply an action already known to be legal; return a new state."""
+
+    def apply(self, state: S, seat: int, action: Action) -> S:
+        """Validate, then apply. Raises an EngineError and leaves `state` alone."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise MalformedAction('an action is a JSON object with a string "type"')
+        acting = self.to_act(state)
+        if not acting:
+            raise GameOver("the game is over")
+        if seat not in acting:
+            raise NotYourTurn(f"seat {seat} may not act now")
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(f"{action!r} is not a legal action now")
+        return self._apply(state, seat, action)
+
+    # -- what leaves the engine -------------------------------------------
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator). JSON-serialisable."""
+
+    @abstractmethod
+    def hidden_ids(self, state: S, seat: int | None) -> frozenset[int]:
+        """Ids of the cards `seat` may not see now; used by leak checks."""
+
+    @abstractmethod
+    def scorepad(self, state: S) -> Scorepad: ...
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None: ...
+
+    def round_number(self, state: S) -> int:
+        """1-based round in play; the server snapshots when it changes."""
+        return 1
+
+    def public_action(self, action: Action, seat: int, viewer: int | None) -> Action:
+        """The action as `viewer` may read it in the log. Every action in our
+        games is a public act at the moment it is made, so the default keeps it."""
+        return action
+
+    # -- persistence ------------------------------------------------------
+    @abstractmethod
+    def dump(self, state: S) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def load(self, data: dict[str, Any]) -> S: ...
