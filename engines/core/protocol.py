@@ -39,8 +39,7 @@ class GameSpec:
             return self.options_model.model_validate(raw or {})
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}"
-                for err in exc.errors()
+                f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}" for err in exc.errors()
             )
             raise InvalidOptions(f"invalid options for {self.id}: {problems}") from exc
 

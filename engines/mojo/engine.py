@@ -1,0 +1,380 @@
+"""The Mojo rules: a shedding game over rounds, lowest total wins."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from pydantic import Field
+
+from engines.core import Action, Engine, GameSpec, InvalidOptions, Options, Result, Rng, Scorepad
+
+from .cards import DECK, Card
+
+CARDS: tuple[Card, ...] = DECK.cards
+VALUE: tuple[int, ...] = tuple(c.value for c in CARDS)
+COLOUR: tuple[str, ...] = tuple(c.colour for c in CARDS)
+
+EVENTS_KEPT = 40
+ZERO, PLUS10 = "zero", "plus10"
+# The Mojo card's arrows: its 0 face turns play clockwise (seat numbers going
+# up), its +10 face counter-clockwise. See docs/rules-decisions.md.
+DIRECTION = {ZERO: 1, PLUS10: -1}
+
+
+class MojoOptions(Options):
+    target: int = Field(50, ge=1, le=1000, description="The game ends when a total reaches this score.")
+    double_discard: bool = Field(False, description="Double Discard Piles variant.")
+    first_seat: int = Field(0, ge=0, le=7, description="Seat that starts the first round (the youngest).")
+
+
+@dataclass
+class MojoState:
+    players: int
+    target: int
+    double_discard: bool
+    rng: Rng
+    round: int = 0
+    draw_pile: list[int] = field(default_factory=list)  # top is the last element
+    discard_piles: list[list[int]] = field(default_factory=list)  # top is the last element
+    hands: list[list[int]] = field(default_factory=list)
+    face_down: list[list[int]] = field(default_factory=list)
+    revealed: list[list[int]] = field(default_factory=list)
+    current: int = 0
+    mojo_face: str = ZERO
+    turn_pile: int | None = None  # the discard pile this turn plays on, once chosen
+    chaining: bool = False  # an equal card was played: the same seat must play again
+    awaiting_draw: bool = False  # double discard: the seat chooses where to draw from
+    round_scores: list[list[int]] = field(default_factory=list)
+    last_round: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False
+
+    def clone(self) -> MojoState:
+        return MojoState(
+            players=self.players,
+            target=self.target,
+            double_discard=self.double_discard,
+            rng=Rng(self.rng.seed, self.rng.counter),
+            round=self.round,
+            draw_pile=self.draw_pile[:],
+            discard_piles=[p[:] for p in self.discard_piles],
+            hands=[h[:] for h in self.hands],
+            face_down=[h[:] for h in self.face_down],
+            revealed=[h[:] for h in self.revealed],
+            current=self.current,
+            mojo_face=self.mojo_face,
+            turn_pile=self.turn_pile,
+            chaining=self.chaining,
+            awaiting_draw=self.awaiting_draw,
+            round_scores=self.round_scores,  # rows are never mutated, only appended by a new list
+            last_round=self.last_round,
+            events=self.events[:],
+            over=self.over,
+        )
+
+    @property
+    def direction(self) -> int:
+        return DIRECTION[self.mojo_face]
+
+    def totals(self) -> list[int]:
+        return [sum(r[s] for r in self.round_scores) for s in range(self.players)]
+
+
+def score_cards(cards: list[int]) -> int:
+    """Per colour the highest value held, summed (equal values count once)."""
+    best: dict[str, int] = {}
+    for c in cards:
+        colour, value = COLOUR[c], VALUE[c]
+        if value > best.get(colour, -1):
+            best[colour] = value
+    return sum(best.values())
+
+
+def apply_mojo_card(raw: list[int], holder: int, bonus: int = DECK.mojo_bonus) -> tuple[list[int], str]:
+    """Apply the Mojo card to the raw round scores; return scores and the card's face."""
+    others = [v for s, v in enumerate(raw) if s != holder]
+    scores = list(raw)
+    if all(raw[holder] <= v for v in others):
+        scores[holder] = 0
+        return scores, ZERO
+    scores[holder] = raw[holder] + bonus
+    return scores, PLUS10
+
+
+class MojoEngine(Engine[MojoState]):
+    spec = GameSpec(
+        id="mojo",
+        title="Mojo",
+        min_players=2,
+        max_players=8,
+        options_model=MojoOptions,
+        summary="Shed your high cards, chain equal values, and dodge the Mojo card: lowest total wins.",
+    )
+
+    # -- setup --------------------------------------------------------------
+    def setup(self, players: int, seed: int, options: Options) -> MojoState:
+        assert isinstance(options, MojoOptions)
+        if not self.spec.min_players <= players <= self.spec.max_players:
+            raise InvalidOptions(f"Mojo is for 2 to 8 players, not {players}")
+        if options.first_seat >= players:
+            raise InvalidOptions(f"first_seat must be below the number of players ({players})")
+        rng = Rng(seed)
+        state = MojoState(
+            players=players, target=options.target, double_discard=options.double_discard, rng=rng
+        )
+        state.draw_pile = rng.shuffled(list(range(len(CARDS))))
+        self._start_round(state, options.first_seat)
+        return state
+
+    def _start_round(self, s: MojoState, starter: int) -> None:
+        s.round += 1
+        pool = [c for group in (*s.discard_piles, *s.hands, *s.face_down, *s.revealed) for c in group]
+        s.discard_piles = []
+        s.hands = [[] for _ in range(s.players)]
+        s.face_down = [[] for _ in range(s.players)]
+        s.revealed = [[] for _ in range(s.players)]
+
+        def deal_one() -> int:
+            if not s.draw_pile:
+                # Between rounds every card on the table is discarded, so the whole pool is reshuffled.
+                s.draw_pile = s.rng.shuffled(pool)
+                pool.clear()
+            return s.draw_pile.pop()
+
+        for _ in range(DECK.hand_size):
+            for seat in range(s.players):
+                s.hands[seat].append(deal_one())
+        s.discard_piles = [[deal_one()] for _ in range(2 if s.double_discard else 1)]
+        s.discard_piles[0][:0] = pool  # the rest of the discards sit under the first face-up card
+        s.current = starter
+        s.turn_pile = None
+        s.chaining = False
+        s.awaiting_draw = False
+
+    # -- flow ---------------------------------------------------------------
+    def to_act(self, state: MojoState) -> frozenset[int]:
+        return frozenset() if state.over else frozenset((state.current,))
+
+    def round_number(self, state: MojoState) -> int:
+        return state.round
+
+    def _limit(self, s: MojoState) -> int:
+        return DECK.mojo_time_limit_two_players if s.players == 2 else DECK.mojo_time_limit
+
+    def _can_draw_from_deck(self, s: MojoState) -> bool:
+        return bool(s.draw_pile) or any(len(p) > 1 for p in s.discard_piles)
+
+    def legal_actions(self, state: MojoState, seat: int) -> list[Action]:
+        s = state
+        if s.over or seat != s.current:
+            return []
+        if s.awaiting_draw:
+            return [{"type": "draw", "source": "deck"}, {"type": "draw", "source": "pile"}]
+        if s.face_down[seat] and not s.hands[seat]:
+            return [{"type": "reveal", "card": c} for c in sorted(s.face_down[seat])]
+        cards = sorted(s.hands[seat])
+        if s.double_discard and s.turn_pile is None:
+            return [{"type": "play", "card": c, "pile": p} for c in cards for p in (0, 1)]
+        return [{"type": "play", "card": c} for c in cards]
+
+    def _apply(self, state: MojoState, seat: int, action: Action) -> MojoState:
+        s = state.clone()
+        kind = action["type"]
+        if kind == "play":
+            self._play(s, seat, action["card"], action.get("pile"))
+        elif kind == "reveal":
+            self._reveal(s, seat, action["card"])
+        else:
+            self._draw_choice(s, seat, action["source"])
+        return s
+
+    def _event(self, s: MojoState, event: dict[str, Any]) -> None:
+        s.events.append(event)
+        if len(s.events) > EVENTS_KEPT:
+            del s.events[0]
+
+    def _play(self, s: MojoState, seat: int, card: int, pile: int | None) -> None:
+        p = pile if pile is not None else (s.turn_pile or 0)
+        target = s.discard_piles[p]
+        covered = VALUE[target[-1]] if target else None
+        s.hands[seat].remove(card)
+        target.append(card)
+        s.turn_pile = p
+        self._event(s, {"kind": "play", "seat": seat, "card": CARDS[card].face(), "pile": p})
+        if not s.hands[seat]:
+            # Every card of the hand went down in one turn: the round ends at once, with no draw.
+            self._end_round(s, seat)
+            return
+        value = VALUE[card]
+        if covered is not None and value == covered:
+            s.chaining = True
+            return
+        s.chaining = False
+        if covered is not None and value > covered:
+            if s.double_discard:
+                other = s.discard_piles[1 - p]
+                if other and self._can_draw_from_deck(s):
+                    s.awaiting_draw = True
+                    return
+                self._take_draw(s, seat, "pile" if other else "deck")
+            else:
+                self._take_draw(s, seat, "deck")
+        self._end_turn(s, seat)
+
+    def _draw_choice(self, s: MojoState, seat: int, source: str) -> None:
+        s.awaiting_draw = False
+        self._take_draw(s, seat, source)
+        self._end_turn(s, seat)
+
+    def _take_draw(self, s: MojoState, seat: int, source: str) -> None:
+        if source == "pile":
+            assert s.turn_pile is not None
+            other, played = s.discard_piles[1 - s.turn_pile], s.discard_piles[s.turn_pile]
+            card = other.pop()
+            if not other:
+                other.append(played.pop())
+            s.hands[seat].append(card)
+            self._event(s, {"kind": "draw", "seat": seat, "source": "pile", "card": CARDS[card].face()})
+            return
+        if not s.draw_pile:
+            self._reshuffle(s)
+        if not s.draw_pile:
+            self._event(s, {"kind": "draw", "seat": seat, "source": "none"})
+            return
+        card = s.draw_pile.pop()
+        s.hands[seat].append(card)
+        self._event(s, {"kind": "draw", "seat": seat, "source": "deck", "card": CARDS[card].face()})
+
+    def _reshuffle(self, s: MojoState) -> None:
+        """Every discard but the top card(s) becomes the new draw pile."""
+        pool = [c for p in s.discard_piles for c in p[:-1]]
+        s.discard_piles = [p[-1:] for p in s.discard_piles]
+        s.draw_pile = s.rng.shuffled(pool)
+        self._event(s, {"kind": "reshuffle", "count": len(pool)})
+
+    def _end_turn(self, s: MojoState, seat: int) -> None:
+        s.turn_pile = None
+        s.chaining = False
+        hand = s.hands[seat]
+        if hand and len(hand) <= self._limit(s):
+            s.face_down[seat].extend(hand)
+            s.hands[seat] = []
+            self._event(s, {"kind": "mojo_time", "seat": seat, "count": len(s.face_down[seat])})
+        s.current = (seat + s.direction) % s.players
+
+    def _reveal(self, s: MojoState, seat: int, card: int) -> None:
+        s.face_down[seat].remove(card)
+        s.revealed[seat].append(card)
+        self._event(s, {"kind": "reveal", "seat": seat, "card": CARDS[card].face()})
+        if not s.face_down[seat]:
+            self._end_round(s, seat)
+        else:
+            s.current = (seat + s.direction) % s.players
+
+    def _end_round(self, s: MojoState, ender: int) -> None:
+        held = [s.hands[i] + s.face_down[i] + s.revealed[i] for i in range(s.players)]
+        raw = [score_cards(cards) for cards in held]
+        scores, face = apply_mojo_card(raw, ender)
+        s.round_scores = [*s.round_scores, scores]
+        s.mojo_face = face
+        s.last_round = {
+            "round": s.round,
+            "ender": ender,
+            "scores": scores,
+            "mojo_face": face,
+            "counted": [
+                sorted((CARDS[c].face() for c in cards), key=lambda f: (f["value"], f["colour"]))
+                for cards in held
+            ],
+        }
+        self._event(
+            s, {"kind": "round_end", "round": s.round, "seat": ender, "scores": scores, "mojo_face": face}
+        )
+        if max(s.totals()) >= s.target:
+            s.over = True
+            s.turn_pile = None
+            s.chaining = False
+            return
+        self._start_round(s, ender)
+
+    # -- results ------------------------------------------------------------
+    def scorepad(self, state: MojoState) -> Scorepad:
+        return Scorepad(rounds=[list(r) for r in state.round_scores], totals=state.totals())
+
+    def result(self, state: MojoState) -> Result | None:
+        if not state.over:
+            return None
+        totals = state.totals()
+        best = min(totals)
+        return Result(winners=[s for s, t in enumerate(totals) if t == best], scores=totals)
+
+    # -- views --------------------------------------------------------------
+    def hidden_ids(self, state: MojoState, seat: int | None) -> frozenset[int]:
+        hidden = set(state.draw_pile)
+        for other in range(state.players):
+            if other != seat:
+                hidden.update(state.hands[other])
+                hidden.update(state.face_down[other])
+        return frozenset(hidden)
+
+    def view(self, state: MojoState, seat: int | None) -> dict[str, Any]:
+        s = state
+        mine = seat is not None and 0 <= seat < s.players
+        events = [
+            {k: v for k, v in e.items() if k != "card"}
+            if e["kind"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
+            else e
+            for e in s.events
+        ]
+        return {
+            "game": "mojo",
+            "you": seat if mine else None,
+            "round": s.round,
+            "target": s.target,
+            "double_discard": s.double_discard,
+            "direction": "clockwise" if s.direction == 1 else "counterclockwise",
+            # The Mojo card lies in the centre during a round; it stays with the last ender at the end.
+            "mojo": {
+                "face": s.mojo_face,
+                "holder": s.last_round["ender"] if s.over and s.last_round else None,
+            },
+            "current": None if s.over else s.current,
+            "turn": {"pile": s.turn_pile, "chain": s.chaining, "awaiting_draw": s.awaiting_draw},
+            "draw_pile": len(s.draw_pile),
+            "discard_piles": [
+                {"top": CARDS[p[-1]].to_json() if p else None, "count": len(p)} for p in s.discard_piles
+            ],
+            "seats": [
+                {
+                    "seat": i,
+                    "hand_count": len(s.hands[i]),
+                    "face_down_count": len(s.face_down[i]),
+                    "revealed": [CARDS[c].to_json() for c in s.revealed[i]],
+                    "mojo_time": bool(s.face_down[i] or s.revealed[i]),
+                }
+                for i in range(s.players)
+            ],
+            "hand": [CARDS[c].to_json() for c in sorted(s.hands[seat], key=_hand_order)]
+            if mine and seat is not None
+            else [],
+            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if mine and seat is not None else [],
+            "events": events,
+            "last_round": s.last_round,
+        }
+
+    # -- persistence --------------------------------------------------------
+    def dump(self, state: MojoState) -> dict[str, Any]:
+        data = {f.name: getattr(state, f.name) for f in fields(state)}
+        data["rng"] = state.rng.dump()
+        return copy.deepcopy(data)
+
+    def load(self, data: dict[str, Any]) -> MojoState:
+        values = copy.deepcopy(data)
+        values["rng"] = Rng.load(values["rng"])
+        return MojoState(**values)
+
+
+def _hand_order(card: int) -> tuple[int, int]:
+    return (VALUE[card], card)

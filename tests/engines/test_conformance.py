@@ -1,0 +1,66 @@
+"""The shared conformance suite, run over every engine in the registry."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engines.core import EngineError, all_engines, conformance, game_ids, get_engine
+
+PLAYOUTS_PER_ENGINE = 200
+
+
+def _player_counts(engine: Any) -> list[int]:
+    return list(range(engine.spec.min_players, engine.spec.max_players + 1))
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_random_playouts_keep_every_invariant(game: str) -> None:
+    engine = get_engine(game)
+    counts = _player_counts(engine)
+    for seed in range(PLAYOUTS_PER_ENGINE):
+        players = counts[seed % len(counts)]
+        playout = conformance.random_playout(engine, players, seed, check_every_step=seed < 10)
+        assert engine.result(playout.final) is not None
+        assert not engine.to_act(playout.final)
+        if seed % 10 == 0:
+            assert engine.dump(conformance.replay(engine, playout)) == engine.dump(playout.final)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_same_seed_same_deal(game: str) -> None:
+    engine = get_engine(game)
+    options = engine.spec.parse_options({})
+    players = engine.spec.min_players
+    first = engine.setup(players, 1234, options)
+    assert engine.dump(engine.setup(players, 1234, options)) == engine.dump(first)
+    assert engine.dump(engine.setup(players, 1235, options)) != engine.dump(first)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_options_schema_is_json_and_defaults_validate(game: str) -> None:
+    spec = get_engine(game).spec
+    schema = spec.options_schema()
+    assert json.loads(json.dumps(schema)) == schema
+    assert schema.get("type") == "object"
+    spec.parse_options({})
+    with pytest.raises(EngineError) as err:
+        spec.parse_options({"no_such_option": 1})
+    assert err.value.code == "invalid_request"
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_finished_game_refuses_actions_with_game_over(game: str) -> None:
+    engine = get_engine(game)
+    playout = conformance.random_playout(engine, engine.spec.min_players, 7)
+    with pytest.raises(EngineError) as err:
+        engine.apply(playout.final, 0, {"type": "play", "card": 0})
+    assert err.value.code == "game_over"
+
+
+def test_registry_lists_every_engine_once() -> None:
+    ids = [e.spec.id for e in all_engines()]
+    assert ids == game_ids()
+    assert len(set(ids)) == len(ids)
