@@ -11,6 +11,7 @@ from .protocol import Engine
 # Public game id -> module exposing ENGINE (an Engine) and BOTS (name -> bot class).
 _MODULES: dict[str, str] = {
     "mojo": "engines.mojo",
+    "moby-trick": "engines.moby_trick",
 }
 
 

@@ -1,0 +1,506 @@
+"""Moby Trick rules: tricks with a movable trump, a two-sided value token and whale bonuses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import Field
+
+from engines.core import Action, Engine, GameSpec, InvalidOptions, Options, Result, Rng, Scorepad
+
+from .cards import CARDS, FAMILIES, Card
+
+HAND_SIZE = 9
+TRICKS_PER_ROUND = HAND_SIZE - 1  # one card of the deal becomes the first bonus
+MAX_EVENTS = 24
+
+# Phases of a round.
+SET_ASIDE = "set_aside"  # every seat picks its first bonus, hidden from the others until all have picked
+PLAY = "play"  # `turn` uses bonuses and plays a card
+REWARD = "reward"  # `turn` (the trick winner) picks another player's card of the trick
+LEAD = "lead"  # `turn` (who played the first 5) names the next leader
+OVER = "over"
+
+NO_CARD = -1
+
+
+class MobyTrickOptions(Options):
+    target: int = Field(30, ge=1, le=300, description="Points that end the game at the end of a round.")
+    first_player: int = Field(0, ge=0, le=3, description="Seat that leads the first trick of the game.")
+
+
+@dataclass
+class MobyTrickState:
+    players: int
+    target: int
+    first_player: int
+    rng: Rng
+    round_number: int = 0
+    round_leader: int = 0
+    trump: str = ""
+    token: int = 1  # the token side up: 1 = lowest value wins, 9 = highest wins
+    phase: str = SET_ASIDE
+    hands: list[list[int]] = field(default_factory=list)
+    set_aside: list[int] = field(default_factory=list)
+    bonuses: list[list[int]] = field(default_factory=list)
+    pearl_piles: list[list[int]] = field(default_factory=list)
+    discard_pile: list[int] = field(default_factory=list)
+    undealt: list[int] = field(default_factory=list)
+    trick_seats: list[int] = field(default_factory=list)
+    trick_cards: list[int] = field(default_factory=list)
+    leader: int = 0
+    turn: int = 0
+    trick_number: int = 0
+    # Families each seat has shown it lacks this round (it did not follow): public deductions.
+    voids: list[list[str]] = field(default_factory=list)
+    rounds: list[list[int]] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def clone(self) -> MobyTrickState:
+        """A copy that shares nothing mutable, without deepcopy's cost."""
+        return MobyTrickState(
+            players=self.players,
+            target=self.target,
+            first_player=self.first_player,
+            rng=Rng(self.rng.seed, self.rng.counter),
+            round_number=self.round_number,
+            round_leader=self.round_leader,
+            trump=self.trump,
+            token=self.token,
+            phase=self.phase,
+            hands=[list(h) for h in self.hands],
+            set_aside=list(self.set_aside),
+            bonuses=[list(b) for b in self.bonuses],
+            pearl_piles=[list(p) for p in self.pearl_piles],
+            discard_pile=list(self.discard_pile),
+            undealt=list(self.undealt),
+            trick_seats=list(self.trick_seats),
+            trick_cards=list(self.trick_cards),
+            leader=self.leader,
+            turn=self.turn,
+            trick_number=self.trick_number,
+            voids=[list(v) for v in self.voids],
+            rounds=[list(r) for r in self.rounds],
+            totals=list(self.totals),
+            # Events are never mutated once logged, so sharing the dicts is safe.
+            events=list(self.events),
+        )
+
+
+def _brief(card: Card) -> dict[str, Any]:
+    """A card as an event names it: family and value, never its id."""
+    return {"family": card.family, "value": card.value}
+
+
+def led_family(state: MobyTrickState) -> str | None:
+    """The family the trick follows: that of its first whale card (a led 5 waits for one)."""
+    for card_id in state.trick_cards:
+        family = CARDS[card_id].family
+        if family is not None:
+            return family
+    return None
+
+
+def trick_winner(state: MobyTrickState) -> int:
+    """Seat winning the complete trick on the table, by trump, led family and token."""
+    whales = [(seat, CARDS[c]) for seat, c in zip(state.trick_seats, state.trick_cards, strict=True)]
+    whales = [(seat, card) for seat, card in whales if not card.is_five]
+    if not whales:
+        return state.trick_seats[0]
+    contenders = [w for w in whales if w[1].family == state.trump]
+    if not contenders:
+        led = whales[0][1].family
+        contenders = [w for w in whales if w[1].family == led]
+    if state.token == 9:
+        return max(contenders, key=lambda w: w[1].value)[0]
+    return min(contenders, key=lambda w: w[1].value)[0]
+
+
+def playable_cards(state: MobyTrickState, seat: int) -> list[int]:
+    hand = state.hands[seat]
+    led = led_family(state)
+    if led is None or not any(CARDS[c].family == led for c in hand):
+        return list(hand)
+    return [c for c in hand if CARDS[c].family == led or CARDS[c].is_five]
+
+
+def usable_bonuses(state: MobyTrickState, seat: int) -> list[int]:
+    # A change-trump bonus naming the current trump would change nothing, so it is not offered.
+    trump = state.trump
+    return [
+        c for c in state.bonuses[seat] if CARDS[c].bonus_kind != "trump" or CARDS[c].bonus_family != trump
+    ]
+
+
+def round_points(state: MobyTrickState, seat: int) -> int:
+    return len(state.pearl_piles[seat]) + len(state.bonuses[seat]) // 2
+
+
+class MobyTrickEngine(Engine[MobyTrickState]):
+    spec = GameSpec(
+        id="moby-trick",
+        title="Moby Trick",
+        min_players=2,
+        max_players=4,
+        options_model=MobyTrickOptions,
+        summary="Win tricks under a shifting trump and value token; collect pearls and whale bonuses.",
+    )
+
+    # -- setup and flow -------------------------------------------------
+    def setup(self, players: int, seed: int, options: Options) -> MobyTrickState:
+        if not isinstance(options, MobyTrickOptions):
+            options = self.spec.parse_options(options.model_dump())
+        assert isinstance(options, MobyTrickOptions)
+        if not self.spec.min_players <= players <= self.spec.max_players:
+            raise InvalidOptions(f"Moby Trick is for 2 to 4 players, not {players}")
+        if options.first_player >= players:
+            raise InvalidOptions(f"first_player must be a seat below {players}")
+        state = MobyTrickState(
+            players=players,
+            target=options.target,
+            first_player=options.first_player,
+            rng=Rng(seed),
+            totals=[0] * players,
+        )
+        self._start_round(state, options.first_player)
+        return state
+
+    def _start_round(self, state: MobyTrickState, leader: int) -> None:
+        n = state.players
+        deck = [c.id for c in CARDS if n > 2 or not c.is_five]
+        while True:
+            drawn = CARDS[deck[state.rng.randrange(len(deck))]]
+            if not drawn.is_five:
+                break
+        assert drawn.family is not None
+        state.trump = drawn.family
+        state.token = 1 if drawn.value < 5 else 9
+        deck = state.rng.shuffled(deck)
+        state.round_number += 1
+        state.round_leader = leader
+        state.leader = leader
+        state.turn = leader
+        state.trick_number = 0
+        state.phase = SET_ASIDE
+        state.hands = [sorted(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(n)]
+        state.undealt = sorted(deck[n * HAND_SIZE :])
+        state.set_aside = [NO_CARD] * n
+        state.bonuses = [[] for _ in range(n)]
+        state.pearl_piles = [[] for _ in range(n)]
+        state.voids = [[] for _ in range(n)]
+        state.discard_pile = []
+        state.trick_seats = []
+        state.trick_cards = []
+        self._log(
+            state,
+            {
+                "event": "round_start",
+                "round": state.round_number,
+                "drawn": _brief(drawn),
+                "trump": state.trump,
+                "token": state.token,
+                "leader": leader,
+            },
+        )
+
+    @staticmethod
+    def _log(state: MobyTrickState, event: dict[str, Any]) -> None:
+        state.events.append(event)
+        if len(state.events) > MAX_EVENTS:
+            del state.events[0]
+
+    def to_act(self, state: MobyTrickState) -> frozenset[int]:
+        if state.phase == SET_ASIDE:
+            return frozenset(s for s in range(state.players) if state.set_aside[s] == NO_CARD)
+        if state.phase == OVER:
+            return frozenset()
+        return frozenset((state.turn,))
+
+    def legal_actions(self, state: MobyTrickState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == SET_ASIDE:
+            return [{"type": "set_aside", "card": c} for c in state.hands[seat] if not CARDS[c].is_five]
+        if state.phase == PLAY:
+            actions: list[Action] = [{"type": "use_bonus", "card": c} for c in usable_bonuses(state, seat)]
+            actions.extend({"type": "play", "card": c} for c in playable_cards(state, seat))
+            return actions
+        if state.phase == REWARD:
+            return [
+                {"type": "reward", "card": c}
+                for s, c in zip(state.trick_seats, state.trick_cards, strict=True)
+                if s != seat
+            ]
+        return [{"type": "choose_leader", "seat": s} for s in range(state.players)]
+
+    def _apply(self, state: MobyTrickState, seat: int, action: Action) -> MobyTrickState:
+        state = state.clone()
+        kind = action["type"]
+        if kind == "set_aside":
+            self._set_aside(state, seat, action["card"])
+        elif kind == "use_bonus":
+            self._use_bonus(state, seat, action["card"])
+        elif kind == "play":
+            self._play(state, seat, action["card"])
+        elif kind == "reward":
+            self._reward(state, seat, action["card"])
+        else:
+            chosen = action["seat"]
+            self._log(state, {"event": "leader", "chooser": seat, "seat": chosen})
+            self._start_trick(state, chosen)
+        return state
+
+    # -- the steps of a round ---------------------------------------------
+    def _set_aside(self, state: MobyTrickState, seat: int, card_id: int) -> None:
+        state.hands[seat].remove(card_id)
+        state.set_aside[seat] = card_id
+        if NO_CARD in state.set_aside:
+            return
+        # Everyone has picked: the first bonuses are turned face up together.
+        for s, c in enumerate(state.set_aside):
+            state.bonuses[s].append(c)
+            self._log(state, {"event": "set_aside", "seat": s, **_brief(CARDS[c])})
+        state.set_aside = [NO_CARD] * state.players
+        self._start_trick(state, state.round_leader)
+
+    def _start_trick(self, state: MobyTrickState, leader: int) -> None:
+        state.phase = PLAY
+        state.trick_number += 1
+        state.leader = leader
+        state.turn = leader
+        state.trick_seats = []
+        state.trick_cards = []
+
+    def _use_bonus(self, state: MobyTrickState, seat: int, card_id: int) -> None:
+        card = CARDS[card_id]
+        state.bonuses[seat].remove(card_id)
+        event: dict[str, Any] = {"event": "bonus", "seat": seat, "kind": card.bonus_kind, **_brief(card)}
+        if card.bonus_kind == "trump":
+            assert card.bonus_family is not None
+            state.trump = card.bonus_family
+            state.discard_pile.append(card_id)
+            event["trump"] = state.trump
+        elif card.bonus_kind == "flip":
+            state.token = 10 - state.token
+            state.discard_pile.append(card_id)
+            event["token"] = state.token
+        else:
+            state.pearl_piles[seat].append(card_id)
+        self._log(state, event)
+
+    def _play(self, state: MobyTrickState, seat: int, card_id: int) -> None:
+        card = CARDS[card_id]
+        led = led_family(state)
+        if led is not None and card.family not in (None, led) and led not in state.voids[seat]:
+            state.voids[seat].append(led)
+        state.hands[seat].remove(card_id)
+        state.trick_seats.append(seat)
+        state.trick_cards.append(card_id)
+        self._log(state, {"event": "play", "seat": seat, **_brief(card)})
+        if len(state.trick_cards) < state.players:
+            state.turn = (seat + 1) % state.players
+            return
+        winner = trick_winner(state)
+        state.phase = REWARD
+        state.turn = winner
+        if state.players == 2:
+            # Only one card of the trick belongs to another player: nothing to choose.
+            self._reward(state, winner, state.trick_cards[state.trick_seats.index(1 - winner)])
+
+    def _reward(self, state: MobyTrickState, winner: int, card_id: int) -> None:
+        card = CARDS[card_id]
+        owner = state.trick_seats[state.trick_cards.index(card_id)]
+        rest = [c for c in state.trick_cards if c != card_id]
+        pile = state.pearl_piles[winner]
+        from_discard = 0
+        if card.is_five:
+            pile.append(card_id)
+            state.discard_pile.extend(rest)
+            points = 1
+        else:
+            state.bonuses[owner].append(card_id)
+            points = card.pearls
+            pile.extend(rest[:points])
+            state.discard_pile.extend(rest[points:])
+            from_discard = min(points - len(rest[:points]), len(state.discard_pile))
+            if from_discard > 0:
+                # Short trick: the rest comes from the top of the discard pile.
+                pile.extend(state.discard_pile[-from_discard:])
+                del state.discard_pile[-from_discard:]
+            points = len(rest[:points]) + from_discard
+        self._log(
+            state,
+            {
+                "event": "trick",
+                "winner": winner,
+                "owner": owner,
+                **_brief(card),
+                "points": points,
+                "from_discard": from_discard,
+            },
+        )
+        fives = [s for s, c in zip(state.trick_seats, state.trick_cards, strict=True) if CARDS[c].is_five]
+        state.trick_seats = []
+        state.trick_cards = []
+        if state.trick_number == TRICKS_PER_ROUND:
+            self._end_round(state)
+        elif fives and not card.is_five:
+            state.phase = LEAD
+            state.turn = fives[0]
+        else:
+            self._start_trick(state, winner)
+
+    def _end_round(self, state: MobyTrickState) -> None:
+        points = [round_points(state, s) for s in range(state.players)]
+        state.rounds.append(points)
+        state.totals = [t + p for t, p in zip(state.totals, points, strict=True)]
+        top = max(state.totals)
+        self._log(state, {"event": "round_end", "round": state.round_number, "points": points})
+        if top >= state.target and state.totals.count(top) == 1:
+            state.phase = OVER
+            self._log(state, {"event": "game_end", "winners": [state.totals.index(top)]})
+            return
+        if top >= state.target:
+            self._log(state, {"event": "tie", "seats": [s for s, t in enumerate(state.totals) if t == top]})
+        self._start_round(state, (state.round_leader + 1) % state.players)
+
+    # -- what leaves the engine -------------------------------------------
+    def view(self, state: MobyTrickState, seat: int | None) -> dict[str, Any]:
+        seats = []
+        for s in range(state.players):
+            seats.append(
+                {
+                    "seat": s,
+                    "hand_count": len(state.hands[s]),
+                    "has_set_aside": state.set_aside[s] != NO_CARD,
+                    "bonuses": [CARDS[c].to_json() for c in state.bonuses[s]],
+                    "pearl_count": len(state.pearl_piles[s]),
+                    "pearl_pile": [CARDS[c].to_json() for c in state.pearl_piles[s]] if s == seat else None,
+                    "known_voids": list(state.voids[s]),
+                    "round_points": round_points(state, s),
+                }
+            )
+        result = self.result(state)
+        return {
+            "seat": seat,
+            "players": state.players,
+            "target": state.target,
+            "round_number": state.round_number,
+            "trick_number": state.trick_number,
+            "tricks_per_round": TRICKS_PER_ROUND,
+            "phase": state.phase,
+            "to_act": sorted(self.to_act(state)),
+            "turn": state.turn if state.phase in (PLAY, REWARD, LEAD) else None,
+            "leader": state.leader,
+            "round_leader": state.round_leader,
+            "trump": state.trump,
+            "token": state.token,
+            "led_family": led_family(state),
+            "hand": [CARDS[c].to_json() for c in state.hands[seat]] if seat is not None else [],
+            "set_aside": (
+                CARDS[state.set_aside[seat]].to_json()
+                if seat is not None and state.set_aside[seat] != NO_CARD
+                else None
+            ),
+            "seats": seats,
+            "trick": [
+                {"seat": s, "card": CARDS[c].to_json()}
+                for s, c in zip(state.trick_seats, state.trick_cards, strict=True)
+            ],
+            "discard_pile": [CARDS[c].to_json() for c in state.discard_pile],
+            "undealt_count": len(state.undealt),
+            "events": [dict(e) for e in state.events],
+            "scorepad": self.scorepad(state).to_json(),
+            "result": result.to_json() if result else None,
+        }
+
+    def hidden_ids(self, state: MobyTrickState, seat: int | None) -> frozenset[int]:
+        hidden = set(state.undealt)
+        for s in range(state.players):
+            if s != seat:
+                hidden.update(state.hands[s])
+                hidden.update(state.pearl_piles[s])
+                if state.set_aside[s] != NO_CARD:
+                    hidden.add(state.set_aside[s])
+        return frozenset(hidden)
+
+    def public_action(self, action: Action, seat: int, viewer: int | None) -> Action:
+        # A first bonus is picked in secret and revealed when all have picked; the log
+        # cannot tell when that happened, so it never shows another seat's pick.
+        if action.get("type") == "set_aside" and viewer != seat:
+            return {"type": "set_aside"}
+        return action
+
+    def scorepad(self, state: MobyTrickState) -> Scorepad:
+        return Scorepad(rounds=[list(r) for r in state.rounds], totals=list(state.totals))
+
+    def result(self, state: MobyTrickState) -> Result | None:
+        if state.phase != OVER:
+            return None
+        top = max(state.totals)
+        return Result(winners=[s for s, t in enumerate(state.totals) if t == top], scores=list(state.totals))
+
+    def round_number(self, state: MobyTrickState) -> int:
+        return state.round_number
+
+    # -- persistence ------------------------------------------------------
+    def dump(self, state: MobyTrickState) -> dict[str, Any]:
+        return {
+            "players": state.players,
+            "target": state.target,
+            "first_player": state.first_player,
+            "rng": state.rng.dump(),
+            "round_number": state.round_number,
+            "round_leader": state.round_leader,
+            "trump": state.trump,
+            "token": state.token,
+            "phase": state.phase,
+            "hands": [list(h) for h in state.hands],
+            "set_aside": list(state.set_aside),
+            "bonuses": [list(b) for b in state.bonuses],
+            "pearl_piles": [list(p) for p in state.pearl_piles],
+            "discard_pile": list(state.discard_pile),
+            "undealt": list(state.undealt),
+            "trick_seats": list(state.trick_seats),
+            "trick_cards": list(state.trick_cards),
+            "leader": state.leader,
+            "turn": state.turn,
+            "trick_number": state.trick_number,
+            "voids": [list(v) for v in state.voids],
+            "rounds": [list(r) for r in state.rounds],
+            "totals": list(state.totals),
+            "events": [dict(e) for e in state.events],
+        }
+
+    def load(self, data: dict[str, Any]) -> MobyTrickState:
+        return MobyTrickState(
+            players=int(data["players"]),
+            target=int(data["target"]),
+            first_player=int(data["first_player"]),
+            rng=Rng.load(data["rng"]),
+            round_number=int(data["round_number"]),
+            round_leader=int(data["round_leader"]),
+            trump=str(data["trump"]),
+            token=int(data["token"]),
+            phase=str(data["phase"]),
+            hands=[[int(c) for c in h] for h in data["hands"]],
+            set_aside=[int(c) for c in data["set_aside"]],
+            bonuses=[[int(c) for c in b] for b in data["bonuses"]],
+            pearl_piles=[[int(c) for c in p] for p in data["pearl_piles"]],
+            discard_pile=[int(c) for c in data["discard_pile"]],
+            undealt=[int(c) for c in data["undealt"]],
+            trick_seats=[int(s) for s in data["trick_seats"]],
+            trick_cards=[int(c) for c in data["trick_cards"]],
+            leader=int(data["leader"]),
+            turn=int(data["turn"]),
+            trick_number=int(data["trick_number"]),
+            voids=[[str(f) for f in v] for v in data["voids"]],
+            rounds=[[int(p) for p in r] for r in data["rounds"]],
+            totals=[int(t) for t in data["totals"]],
+            events=[dict(e) for e in data["events"]],
+        )
+
+
+__all__ = ["FAMILIES", "MobyTrickEngine", "MobyTrickOptions", "MobyTrickState"]

@@ -1,0 +1,37 @@
+"""Moby Trick under the shared conformance checks: seeded random playouts for 2, 3 and 4 players."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from moby_trick_fixtures import ENGINE, all_cards
+
+from engines.core.conformance import random_playout, replay
+from engines.moby_trick.engine import OVER
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_playouts_conform(players: int) -> None:
+    for seed in range(34):
+        playout = random_playout(ENGINE, players, seed, check_every_step=seed < 3)
+        final = playout.final
+        assert final.phase == OVER
+        result = ENGINE.result(final)
+        assert result is not None and max(result.scores) >= final.target
+        assert result.winners == [result.scores.index(max(result.scores))]
+        if seed % 10 == 0:
+            assert ENGINE.dump(replay(ENGINE, playout)) == ENGINE.dump(final)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_cards_are_conserved_at_every_step(players: int) -> None:
+    rng = random.Random(players)
+    deck_size = 32 if players == 2 else 36
+    state = ENGINE.setup(players, 99, ENGINE.spec.parse_options({}))
+    while ENGINE.to_act(state):
+        cards = all_cards(state)
+        assert len(cards) == deck_size and not [c for c, n in Counter(cards).items() if n > 1]
+        seat = rng.choice(sorted(ENGINE.to_act(state)))
+        state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
