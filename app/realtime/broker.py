@@ -1,0 +1,79 @@
+"""Room change notices between server processes: in-process by default, Redis pub/sub when configured."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import redis.asyncio as aioredis
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+"""Called with (room_id, event) for every event published, by any process."""
+
+CHANNEL_PREFIX = "motable:room:"
+
+
+class Broker(Protocol):
+    async def start(self, handler: Handler) -> None: ...
+
+    async def publish(self, room_id: str, event: dict[str, Any]) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class LocalBroker:
+    """One process: publishing is calling the handler."""
+
+    def __init__(self) -> None:
+        self._handler: Handler | None = None
+
+    async def start(self, handler: Handler) -> None:
+        self._handler = handler
+
+    async def publish(self, room_id: str, event: dict[str, Any]) -> None:
+        if self._handler is not None:
+            await self._handler(room_id, event)
+
+    async def stop(self) -> None:
+        self._handler = None
+
+
+class RedisBroker:
+    """Several processes: every process, the publisher included, hears each event through Redis."""
+
+    def __init__(self, url: str) -> None:
+        self._redis = aioredis.from_url(url)
+        self._pubsub = self._redis.pubsub()
+        self._listener: asyncio.Task[None] | None = None
+
+    async def start(self, handler: Handler) -> None:
+        await self._pubsub.psubscribe(CHANNEL_PREFIX + "*")
+        self._listener = asyncio.create_task(self._listen(handler))
+
+    async def _listen(self, handler: Handler) -> None:
+        async for message in self._pubsub.listen():
+            if message["type"] != "pmessage":
+                continue
+            room_id = message["channel"].decode()[len(CHANNEL_PREFIX) :]
+            try:
+                await handler(room_id, json.loads(message["data"]))
+            except Exception:
+                # One room's failure must not stop the fan-out for every other room.
+                log.exception("handling an event for room %s failed", room_id)
+
+    async def publish(self, room_id: str, event: dict[str, Any]) -> None:
+        await self._redis.publish(CHANNEL_PREFIX + room_id, json.dumps(event))
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        await self._pubsub.aclose()
+        await self._redis.aclose()

@@ -1,0 +1,86 @@
+"""The sockets of each room in this process, and the last state body each one was sent."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from app.realtime.patch import diff
+from app.services import Services
+
+Message = dict[str, Any]
+
+
+@dataclass(eq=False)
+class Connection:
+    """One socket: its seat (None: a spectator), its outgoing queue and the last state body it has."""
+
+    seat: int | None
+    outbox: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
+    last: Message | None = None
+
+    def send(self, message: Message) -> None:
+        self.outbox.put_nowait(message)
+
+
+class Hub:
+    def __init__(self, services: Services) -> None:
+        self._services = services
+        self._rooms: dict[str, set[Connection]] = {}
+        # Per room, so the bodies a socket is sent always advance in version order.
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def _lock(self, room_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(room_id, asyncio.Lock())
+
+    async def attach(self, room_id: str, conn: Connection) -> None:
+        """Register a socket and queue its snapshot, under the room lock so no patch slips in between."""
+        async with self._lock(room_id):
+            bodies = await run_in_threadpool(self._services.state_bodies, room_id, {conn.seat})
+            conn.last = bodies[conn.seat]
+            conn.send({"type": "snapshot", "version": conn.last["version"], "state": conn.last})
+            self._rooms.setdefault(room_id, set()).add(conn)
+
+    def detach(self, room_id: str, conn: Connection) -> None:
+        conns = self._rooms.get(room_id)
+        if conns is None:
+            return
+        conns.discard(conn)
+        if not conns:
+            del self._rooms[room_id]
+            lock = self._locks.get(room_id)
+            if lock is not None and not lock.locked():
+                del self._locks[room_id]
+
+    async def handle(self, room_id: str, event: dict[str, Any]) -> None:
+        """A broker event: the room's match state or its seats changed."""
+        if not self._rooms.get(room_id):
+            return
+        if event.get("kind") == "room":
+            room = await run_in_threadpool(self._services.room, room_id)
+            for conn in list(self._rooms.get(room_id, ())):
+                conn.send({"type": "room", "room": room})
+        else:
+            await self._push_state(room_id)
+
+    async def _push_state(self, room_id: str) -> None:
+        async with self._lock(room_id):
+            conns = list(self._rooms.get(room_id, ()))
+            if not conns:
+                return
+            bodies = await run_in_threadpool(self._services.state_bodies, room_id, {c.seat for c in conns})
+            # Sockets of one seat that were sent the same version get the same patch: diff it once.
+            patches: dict[tuple[int | None, int], list[dict[str, Any]]] = {}
+            for conn in conns:
+                body, last = bodies[conn.seat], conn.last
+                if last is None or body["version"] < last["version"]:
+                    continue
+                key = (conn.seat, last["version"])
+                if key not in patches:
+                    patches[key] = diff(last, body)
+                if patches[key]:
+                    conn.send({"type": "patch", "version": body["version"], "ops": patches[key]})
+                conn.last = body

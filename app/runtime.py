@@ -1,0 +1,67 @@
+"""Everything one server process holds: database, services, socket hub, broker, presence and bots."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from starlette.concurrency import run_in_threadpool
+
+from app.config import Settings
+from app.db import Database
+from app.realtime.broker import Broker, LocalBroker, RedisBroker
+from app.realtime.hub import Hub
+from app.realtime.presence import HEARTBEAT, Presence
+from app.services import Services
+from app.services.bots import BotRunner
+
+
+class Runtime:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.db = Database(settings.database_url)
+        self.presence = Presence(settings.redis_url)
+        self.services = Services(self.db, self.presence.connected)
+        self.hub = Hub(self.services)
+        self.broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else LocalBroker()
+        self.bots = BotRunner(self.services, self.state_changed, settings.bot_delay)
+        self._heartbeat: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self.broker.start(self.hub.handle)
+        if self.settings.redis_url:
+            self._heartbeat = asyncio.create_task(self._beat())
+        # Bots whose turn came up before a restart (or on a process that died) play on.
+        for room_id in await run_in_threadpool(self.services.rooms_with_bots):
+            self.bots.kick(room_id)
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            await run_in_threadpool(self.presence.heartbeat)
+
+    async def stop(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+        await self.bots.stop()
+        await self.broker.stop()
+        self.presence.close()
+        self.db.dispose()
+
+    async def state_changed(self, room_id: str) -> None:
+        """Called after a commit that moved the match: every viewer gets a patch, bots get a look."""
+        await self.broker.publish(room_id, {"kind": "state"})
+        self.bots.kick(room_id)
+
+    async def room_changed(self, room_id: str) -> None:
+        await self.broker.publish(room_id, {"kind": "room"})
+
+    async def connect(self, room_id: str, seat: int) -> None:
+        await run_in_threadpool(self.presence.add, room_id, seat)
+        await self.room_changed(room_id)
+
+    async def disconnect(self, room_id: str, seat: int) -> None:
+        await run_in_threadpool(self.presence.remove, room_id, seat)
+        await self.room_changed(room_id)

@@ -1,0 +1,29 @@
+"""Request bodies of the JSON API (responses are the plain dicts CONTRACT.md spells out)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, StringConstraints
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+class CreateRoom(BaseModel):
+    game: str
+    name: Name
+    options: dict[str, Any] | None = None
+
+
+class JoinRoom(BaseModel):
+    name: Name
+
+
+class AddBot(BaseModel):
+    pass
+
+
+class PostAction(BaseModel):
+    # Any JSON value: the engine tells a malformed action from an illegal one.
+    action: Any
+    version: int | None = None

@@ -1,0 +1,212 @@
+"""Matches: load the live state, apply one action per transaction, and the bodies built from them."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.errors import AppError
+from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
+from app.services.cache import StateCache
+from engines.core import EngineError, Scorepad, get_engine
+
+
+def seed_commitment(seed: int) -> str:
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A committed action: what the caller needs to answer and to tell the other viewers."""
+
+    match_id: int
+    version: int
+    state: Any
+
+
+def current_match(session: Session, room_id: str, *, lock: bool = False) -> Match | None:
+    query = select(Match).where(Match.room_id == room_id)
+    if lock:
+        # Serialises writers on PostgreSQL; SQLite already holds its write lock (BEGIN IMMEDIATE).
+        query = query.with_for_update()
+    return session.scalars(query).one_or_none()
+
+
+def load_state(session: Session, match: Match, cache: StateCache) -> Any:
+    """The state at `match.version`: the cached one, or the latest snapshot with later actions replayed."""
+    engine = get_engine(match.game)
+    cached = cache.get(match.id)
+    if cached is not None and cached[0] == match.version:
+        return cached[1]
+    if cached is not None and cached[0] < match.version:
+        version, state = cached
+    else:
+        snapshot = session.scalars(
+            select(Snapshot)
+            .where(Snapshot.match_id == match.id, Snapshot.version <= match.version)
+            .order_by(Snapshot.version.desc())
+            .limit(1)
+        ).one()
+        version, state = snapshot.version, engine.load(snapshot.state)
+    rows = session.scalars(
+        select(ActionRow)
+        .where(ActionRow.match_id == match.id, ActionRow.seq >= version, ActionRow.seq < match.version)
+        .order_by(ActionRow.seq)
+    )
+    for row in rows:
+        state = engine.apply(state, row.seat, row.action)
+    cache.put(match.id, match.version, state)
+    return state
+
+
+def record_scores(session: Session, match_id: int, scorepad: Scorepad) -> None:
+    """Add the scorepad rows of rounds finished since the last call."""
+    stored = session.scalar(
+        select(func.count(func.distinct(ScoreRow.round))).where(ScoreRow.match_id == match_id)
+    )
+    for index, points in enumerate(scorepad.rounds[stored or 0 :], start=(stored or 0) + 1):
+        session.add_all(
+            ScoreRow(match_id=match_id, round=index, seat=seat, points=int(p))
+            for seat, p in enumerate(points)
+        )
+
+
+def apply_action(
+    session: Session,
+    room_id: str,
+    seat: int,
+    action: Any,
+    expected_version: int | None,
+    cache: StateCache,
+) -> Applied:
+    """Apply `action` by `seat` inside the caller's transaction; raises AppError having written nothing."""
+    match = current_match(session, room_id, lock=True)
+    if match is None:
+        raise AppError("not_started", "the match has not started yet")
+    if expected_version is not None and expected_version != match.version:
+        raise AppError("stale_version", f"the match is at version {match.version}, not {expected_version}")
+    engine = get_engine(match.game)
+    state = load_state(session, match, cache)
+    try:
+        new_state = engine.apply(state, seat, action)
+    except EngineError as error:
+        raise AppError.from_engine(error) from None
+    version = match.version + 1
+    session.add(ActionRow(match_id=match.id, seq=match.version, seat=seat, action=action))
+    new_round = engine.round_number(new_state)
+    result = engine.result(new_state)
+    values: dict[str, Any] = {"version": version, "round": new_round}
+    if new_round != match.round or result is not None:
+        session.add(
+            Snapshot(match_id=match.id, version=version, round=new_round, state=engine.dump(new_state))
+        )
+        record_scores(session, match.id, engine.scorepad(new_state))
+    if result is not None:
+        values.update(status="finished", finished_at=utcnow())
+        session.execute(update(Room).where(Room.id == room_id).values(status="finished"))
+    changed = session.execute(
+        update(Match).where(Match.id == match.id, Match.version == match.version).values(**values)
+    )
+    if changed.rowcount != 1:  # type: ignore[attr-defined]
+        raise AppError("stale_version", "another action was applied first; fetch the state and retry")
+    return Applied(match.id, version, new_state)
+
+
+def state_body(game: str, state: Any, version: int, status: str, seat: int | None) -> dict[str, Any]:
+    """The GET /state body for `seat`: seat-specific data only ever comes from engine.view."""
+    engine = get_engine(game)
+    to_act = engine.to_act(state)
+    result = engine.result(state)
+    return {
+        "version": version,
+        "status": status,
+        "seat": seat,
+        "to_act": sorted(to_act),
+        "legal_actions": engine.legal_actions(state, seat) if seat is not None and seat in to_act else [],
+        "view": engine.view(state, seat),
+        "result": result.to_json() if result is not None else None,
+    }
+
+
+def waiting_body(seat: int | None) -> dict[str, Any]:
+    return {
+        "version": 0,
+        "status": "waiting",
+        "seat": seat,
+        "to_act": [],
+        "legal_actions": [],
+        "view": {},
+        "result": None,
+    }
+
+
+def log_body(session: Session, room_id: str, viewer: int | None) -> dict[str, Any]:
+    match = current_match(session, room_id)
+    if match is None:
+        return {"seed_commitment": None, "entries": []}
+    engine = get_engine(match.game)
+    finished = match.status == "finished"
+    rows = session.scalars(select(ActionRow).where(ActionRow.match_id == match.id).order_by(ActionRow.seq))
+    body: dict[str, Any] = {
+        "seed_commitment": match.seed_commitment,
+        "entries": [
+            {
+                "seq": row.seq,
+                "seat": row.seat,
+                "action": row.action if finished else engine.public_action(row.action, row.seat, viewer),
+                "at": row.created_at.isoformat(),
+            }
+            for row in rows
+        ],
+    }
+    if finished:
+        body.update(seed=match.seed, players=match.players, options=match.options)
+    return body
+
+
+def verify_match(session: Session, room_id: str) -> list[str]:
+    """Replay a finished match from its revealed seed; the problems found (none: the match is sound)."""
+    match = current_match(session, room_id)
+    if match is None:
+        return [f"room {room_id} has no match"]
+    if match.status != "finished":
+        return [f"the match in room {room_id} is not finished"]
+    problems = []
+    if seed_commitment(match.seed) != match.seed_commitment:
+        problems.append("sha256(seed) does not match the seed commitment")
+    engine = get_engine(match.game)
+    state = engine.setup(match.players, match.seed, engine.spec.parse_options(match.options))
+    snapshots = {
+        s.version: s.state for s in session.scalars(select(Snapshot).where(Snapshot.match_id == match.id))
+    }
+    version = 1
+    rows = session.scalars(select(ActionRow).where(ActionRow.match_id == match.id).order_by(ActionRow.seq))
+    for row in rows:
+        if row.seq != version:
+            problems.append(f"action seq {row.seq} found where {version} was expected")
+            return problems
+        if version in snapshots and snapshots[version] != engine.dump(state):
+            problems.append(f"the snapshot at version {version} differs from the replay")
+        try:
+            state = engine.apply(state, row.seat, row.action)
+        except EngineError as error:
+            problems.append(f"action seq {row.seq} by seat {row.seat} is refused on replay: {error.message}")
+            return problems
+        version += 1
+    if version != match.version:
+        problems.append(f"the log replays to version {version}, the match is at {match.version}")
+    if version in snapshots and snapshots[version] != engine.dump(state):
+        problems.append("the final snapshot differs from the replay")
+    if engine.result(state) is None:
+        problems.append("the replayed match is not over")
+    stored: dict[int, dict[int, int]] = {}
+    for score in session.scalars(select(ScoreRow).where(ScoreRow.match_id == match.id)):
+        stored.setdefault(score.round, {})[score.seat] = score.points
+    rounds = [[stored[r][s] for s in sorted(stored[r])] for r in sorted(stored)]
+    if rounds != engine.scorepad(state).rounds:
+        problems.append("the stored scorepad differs from the replay")
+    return problems

@@ -1,0 +1,129 @@
+"""Rooms: create, join, seat a bot, start; and the public room body."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.errors import AppError
+from app.models import Match, Room, Seat, Snapshot
+from app.services.auth import hash_token, new_token, player_seat
+from app.services.matches import seed_commitment
+from engines.core import EngineError, game_ids, get_bots, get_engine
+
+# Seeds fit a signed 64-bit column on every backend.
+SEED_BITS = 63
+
+
+def find_room(session: Session, room_id: str, *, lock: bool = False) -> Room:
+    query = select(Room).where(Room.id == room_id)
+    if lock:
+        query = query.with_for_update()
+    room = session.scalars(query).one_or_none()
+    if room is None:
+        raise AppError("not_found", f"no room {room_id!r}")
+    return room
+
+
+def create_room(session: Session, game: str, name: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    if game not in game_ids():
+        raise AppError("invalid_request", f"unknown game {game!r}; the games are {', '.join(game_ids())}")
+    spec = get_engine(game).spec
+    try:
+        parsed = spec.parse_options(options)
+    except EngineError as error:
+        raise AppError.from_engine(error) from None
+    room = Room(
+        id=secrets.token_urlsafe(9), game=game, options=parsed.model_dump(mode="json"), status="waiting"
+    )
+    token = new_token()
+    session.add(room)
+    session.add(Seat(room_id=room.id, seat=0, name=name, token_hash=hash_token(token), bot=False))
+    return {"room_id": room.id, "seat": 0, "token": token}
+
+
+def _next_seat(session: Session, room: Room) -> int:
+    if room.status != "waiting":
+        raise AppError("already_started", "the match has already started")
+    taken = session.scalar(select(func.count()).where(Seat.room_id == room.id)) or 0
+    if taken >= get_engine(room.game).spec.max_players:
+        raise AppError("room_full", "every seat is taken")
+    return taken
+
+
+def join_room(session: Session, room_id: str, name: str) -> dict[str, Any]:
+    room = find_room(session, room_id, lock=True)
+    seat = _next_seat(session, room)
+    token = new_token()
+    session.add(Seat(room_id=room.id, seat=seat, name=name, token_hash=hash_token(token), bot=False))
+    return {"seat": seat, "token": token}
+
+
+def _host_room(session: Session, room_id: str, token: str | None) -> Room:
+    room = find_room(session, room_id, lock=True)
+    if player_seat(session, room_id, token) != room.host_seat:
+        raise AppError("forbidden", "only the host may do this")
+    return room
+
+
+def add_bot(session: Session, room_id: str, token: str | None) -> dict[str, Any]:
+    room = _host_room(session, room_id, token)
+    seat = _next_seat(session, room)
+    bots = get_bots(room.game)
+    kind = "strong" if "strong" in bots else "random"
+    session.add(
+        Seat(room_id=room.id, seat=seat, name=f"Bot {seat}", token_hash=None, bot=True, bot_kind=kind)
+    )
+    return {"seat": seat}
+
+
+def start_room(session: Session, room_id: str, token: str | None) -> tuple[int, Any]:
+    """Deal the match; returns its id and initial state."""
+    room = _host_room(session, room_id, token)
+    if room.status != "waiting":
+        raise AppError("already_started", "the match has already started")
+    engine = get_engine(room.game)
+    players = session.scalar(select(func.count()).where(Seat.room_id == room.id)) or 0
+    if players < engine.spec.min_players:
+        raise AppError("not_enough_players", f"{room.game} needs at least {engine.spec.min_players} players")
+    seed = secrets.randbits(SEED_BITS)
+    state = engine.setup(players, seed, engine.spec.parse_options(room.options))
+    match = Match(
+        room_id=room.id,
+        game=room.game,
+        options=room.options,
+        players=players,
+        seed=seed,
+        seed_commitment=seed_commitment(seed),
+        version=1,
+        round=engine.round_number(state),
+        status="playing",
+    )
+    session.add(match)
+    session.flush()
+    session.add(Snapshot(match_id=match.id, version=1, round=match.round, state=engine.dump(state)))
+    room.status = "playing"
+    return match.id, state
+
+
+def room_body(
+    session: Session, room: Room, match: Match | None, state: Any, connected: set[int]
+) -> dict[str, Any]:
+    seats = session.scalars(select(Seat).where(Seat.room_id == room.id).order_by(Seat.seat)).all()
+    scorepad = get_engine(room.game).scorepad(state).to_json() if state is not None else None
+    return {
+        "room_id": room.id,
+        "game": room.game,
+        "options": room.options,
+        "status": room.status,
+        "host_seat": room.host_seat,
+        "seats": [
+            {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.bot or s.seat in connected}
+            for s in seats
+        ],
+        "version": match.version if match is not None else 0,
+        "scorepad": scorepad or {"rounds": [], "totals": []},
+    }
