@@ -24,7 +24,10 @@ def _same(a: Any, b: Any) -> bool:
     # C-speed == filters first and the C-speed encoder settles the rare types-only difference.
     if type(a) is not type(b) or a != b:
         return False
-    return not isinstance(a, dict | list) or json.dumps(a) == json.dumps(b)
+    if isinstance(a, dict | list):
+        return json.dumps(a) == json.dumps(b)
+    # 0.0 == -0.0 too, yet they are different JSON numbers.
+    return type(a) is not float or repr(a) == repr(b)
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:

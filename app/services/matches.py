@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -168,6 +169,11 @@ def log_body(session: Session, room_id: str, viewer: int | None) -> dict[str, An
     return body
 
 
+def _stored(dump: dict[str, Any]) -> Any:
+    """A state dump as it reads back from a JSON column (tuples become lists)."""
+    return json.loads(json.dumps(dump))
+
+
 def verify_match(session: Session, room_id: str) -> list[str]:
     """Replay a finished match from its revealed seed; the problems found (none: the match is sound)."""
     match = current_match(session, room_id)
@@ -189,7 +195,7 @@ def verify_match(session: Session, room_id: str) -> list[str]:
         if row.seq != version:
             problems.append(f"action seq {row.seq} found where {version} was expected")
             return problems
-        if version in snapshots and snapshots[version] != engine.dump(state):
+        if version in snapshots and snapshots[version] != _stored(engine.dump(state)):
             problems.append(f"the snapshot at version {version} differs from the replay")
         try:
             state = engine.apply(state, row.seat, row.action)
@@ -199,7 +205,7 @@ def verify_match(session: Session, room_id: str) -> list[str]:
         version += 1
     if version != match.version:
         problems.append(f"the log replays to version {version}, the match is at {match.version}")
-    if version in snapshots and snapshots[version] != engine.dump(state):
+    if version in snapshots and snapshots[version] != _stored(engine.dump(state)):
         problems.append("the final snapshot differs from the replay")
     if engine.result(state) is None:
         problems.append("the replayed match is not over")

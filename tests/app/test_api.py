@@ -1,0 +1,308 @@
+"""Every endpoint and error code of CONTRACT.md, on SQLite and PostgreSQL, with the tiny test game."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.errors import AppError
+
+from .conftest import auth
+
+
+def error_code(response: Any) -> str:
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
+    code: str = body["error"]["code"]
+    return code
+
+
+def new_room(client: TestClient, game: str = "tiny", **options: Any) -> dict[str, Any]:
+    response = client.post("/api/rooms", json={"game": game, "name": "Ann", "options": options})
+    assert response.status_code == 201, response.text
+    room: dict[str, Any] = response.json()
+    return room
+
+
+def started_room(client: TestClient, humans: int = 2, **options: Any) -> tuple[str, list[str]]:
+    room = new_room(client, **options)
+    tokens = [room["token"]]
+    for name in ["Bo", "Cy"][: humans - 1]:
+        tokens.append(client.post(f"/api/rooms/{room['room_id']}/join", json={"name": name}).json()["token"])
+    assert client.post(f"/api/rooms/{room['room_id']}/start", headers=auth(tokens[0])).status_code == 200
+    return room["room_id"], tokens
+
+
+def test_health_and_games(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    games = {g["id"]: g for g in client.get("/api/games").json()}
+    assert games["tiny"]["min_players"] == 2 and games["tiny"]["max_players"] == 3
+    assert games["tiny"]["options_schema"]["properties"]["rounds"]["default"] == 2
+    assert "mojo" in games
+
+
+def test_create_join_and_room_body(client: TestClient) -> None:
+    room = new_room(client, rounds=1)
+    assert room["seat"] == 0 and len(room["token"]) >= 22
+    assert room["join_url"].endswith(f"/r/{room['room_id']}")
+    joined = client.post(f"/api/rooms/{room['room_id']}/join", json={"name": " Bo "})
+    assert joined.status_code == 201 and joined.json()["seat"] == 1
+    body = client.get(f"/api/rooms/{room['room_id']}").json()
+    assert body == {
+        "room_id": room["room_id"],
+        "game": "tiny",
+        "options": {"rounds": 1},
+        "status": "waiting",
+        "host_seat": 0,
+        "seats": [
+            {"seat": 0, "name": "Ann", "bot": False, "connected": False},
+            {"seat": 1, "name": "Bo", "bot": False, "connected": False},
+        ],
+        "version": 0,
+        "scorepad": {"rounds": [], "totals": []},
+    }
+
+
+def test_room_errors(client: TestClient) -> None:
+    assert error_code(client.get("/api/rooms/nope")) == "not_found"
+    assert client.get("/api/rooms/nope").status_code == 404
+    assert error_code(client.get("/no/such/page")) == "not_found"
+    assert error_code(client.post("/api/rooms/nope/join", json={"name": "Bo"})) == "not_found"
+    bad = client.post("/api/rooms", json={"game": "chess", "name": "Ann"})
+    assert bad.status_code == 422 and error_code(bad) == "invalid_request"
+    bad = client.post("/api/rooms", json={"game": "tiny", "name": "Ann", "options": {"rounds": 9}})
+    assert bad.status_code == 422 and error_code(bad) == "invalid_request"
+    assert error_code(client.post("/api/rooms", json={"game": "tiny", "name": ""})) == "invalid_request"
+    bad = client.post("/api/rooms", content=b"{not json", headers={"content-type": "application/json"})
+    assert bad.status_code == 422 and error_code(bad) == "invalid_request"
+
+
+def test_host_only_bots_and_start(client: TestClient) -> None:
+    room = new_room(client)
+    room_id, host = room["room_id"], auth(room["token"])
+    guest = auth(client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"])
+    for path in ("bots", "start"):
+        assert client.post(f"/api/rooms/{room_id}/{path}").status_code == 401
+        assert error_code(client.post(f"/api/rooms/{room_id}/{path}")) == "unauthorized"
+        assert client.post(f"/api/rooms/{room_id}/{path}", headers=guest).status_code == 403
+        assert error_code(client.post(f"/api/rooms/{room_id}/{path}", headers=guest)) == "forbidden"
+        assert (
+            error_code(client.post(f"/api/rooms/{room_id}/{path}", headers=auth("forged"))) == "unauthorized"
+        )
+    added = client.post(f"/api/rooms/{room_id}/bots", headers=host, json={})
+    assert added.status_code == 201 and added.json() == {"seat": 2}
+    full = client.post(f"/api/rooms/{room_id}/join", json={"name": "Di"})
+    assert full.status_code == 409 and error_code(full) == "room_full"
+    assert error_code(client.post(f"/api/rooms/{room_id}/bots", headers=host)) == "room_full"
+    started = client.post(f"/api/rooms/{room_id}/start", headers=host)
+    assert started.status_code == 200
+    assert started.json()["status"] == "playing" and started.json()["seats"][2]["bot"] is True
+    assert error_code(client.post(f"/api/rooms/{room_id}/start", headers=host)) == "already_started"
+
+
+def test_not_enough_players_and_already_started(client: TestClient) -> None:
+    room = new_room(client)
+    room_id, host = room["room_id"], auth(room["token"])
+    refused = client.post(f"/api/rooms/{room_id}/start", headers=host)
+    assert refused.status_code == 409 and error_code(refused) == "not_enough_players"
+    client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"})
+    client.post(f"/api/rooms/{room_id}/start", headers=host)
+    late = client.post(f"/api/rooms/{room_id}/join", json={"name": "Cy"})
+    assert late.status_code == 409 and error_code(late) == "already_started"
+    assert error_code(client.post(f"/api/rooms/{room_id}/bots", headers=host)) == "already_started"
+
+
+def test_state_before_and_after_start(client: TestClient) -> None:
+    room = new_room(client)
+    room_id, host = room["room_id"], auth(room["token"])
+    waiting = client.get(f"/api/rooms/{room_id}/state", headers=host).json()
+    assert waiting == {
+        "version": 0,
+        "status": "waiting",
+        "seat": 0,
+        "to_act": [],
+        "legal_actions": [],
+        "view": {},
+        "result": None,
+    }
+    not_started = client.post(
+        f"/api/rooms/{room_id}/actions", headers=host, json={"action": {"type": "play"}}
+    )
+    assert not_started.status_code == 409 and error_code(not_started) == "not_started"
+    guest = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
+    client.post(f"/api/rooms/{room_id}/start", headers=host)
+    mine = client.get(f"/api/rooms/{room_id}/state", headers=host).json()
+    theirs = client.get(f"/api/rooms/{room_id}/state", headers=auth(guest)).json()
+    public = client.get(f"/api/rooms/{room_id}/state").json()
+    assert mine["version"] == 1 and mine["status"] == "playing" and mine["seat"] == 0
+    assert mine["to_act"] == [0] and mine["legal_actions"] == [
+        {"type": "play", "card": card["id"]} for card in mine["view"]["hand"]
+    ]
+    assert theirs["seat"] == 1 and theirs["legal_actions"] == [] and len(theirs["view"]["hand"]) == 2
+    assert public["seat"] is None and public["view"]["hand"] == [] and public["legal_actions"] == []
+    assert error_code(client.get(f"/api/rooms/{room_id}/state", headers=auth("forged"))) == "unauthorized"
+    assert error_code(client.get("/api/rooms/nope/state")) == "not_found"
+
+
+def test_action_errors_change_nothing(client: TestClient) -> None:
+    room_id, (host, guest) = started_room(client)
+    url = f"/api/rooms/{room_id}/actions"
+    before = client.get(f"/api/rooms/{room_id}/state", headers=auth(host)).json()
+    legal = before["legal_actions"][0]
+    refusals = [
+        (client.post(url, json={"action": legal}), 401, "unauthorized"),
+        (client.post(url, headers=auth("forged"), json={"action": legal}), 401, "unauthorized"),
+        (client.post(url, headers=auth(guest), json={"action": legal}), 409, "not_your_turn"),
+        (
+            client.post(url, headers=auth(host), json={"action": {"type": "play", "card": 99}}),
+            422,
+            "illegal_action",
+        ),
+        (client.post(url, headers=auth(host), json={"action": "play"}), 422, "malformed_action"),
+        (client.post(url, headers=auth(host), json={"action": legal, "version": 7}), 409, "stale_version"),
+        (client.post(url, headers=auth(host), json={"version": 1}), 422, "invalid_request"),
+        (
+            client.post(url, headers=auth(host), json={"action": legal, "version": "one"}),
+            422,
+            "invalid_request",
+        ),
+        (
+            client.post("/api/rooms/nope/actions", headers=auth(host), json={"action": legal}),
+            404,
+            "not_found",
+        ),
+    ]
+    for response, status, code in refusals:
+        assert (response.status_code, error_code(response)) == (status, code)
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(host)).json() == before
+    assert client.get(f"/api/rooms/{room_id}/log").json()["entries"] == []
+
+
+def test_too_large_bodies(client: TestClient) -> None:
+    room_id, (host, _guest) = started_room(client)
+    padding = "x" * (70 * 1024)
+    announced = client.post(
+        f"/api/rooms/{room_id}/actions", headers=auth(host), json={"action": {"pad": padding}}
+    )
+    assert announced.status_code == 413 and error_code(announced) == "too_large"
+
+    def chunks() -> Any:
+        yield b'{"action": {"pad": "'
+        for _ in range(70):
+            yield b"x" * 1024
+        yield b'"}}'
+
+    streamed = client.post(
+        f"/api/rooms/{room_id}/actions",
+        headers={**auth(host), "content-type": "application/json"},
+        content=chunks(),
+    )
+    assert streamed.status_code == 413 and error_code(streamed) == "too_large"
+    assert client.get(f"/api/rooms/{room_id}/state").json()["version"] == 1
+
+
+def test_a_whole_match_over_http(client: TestClient) -> None:
+    room_id, tokens = started_room(client, rounds=2)
+    state = client.get(f"/api/rooms/{room_id}/state").json()
+    played = []
+    while state["status"] == "playing":
+        seat = state["to_act"][0]
+        mine = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[seat])).json()
+        action = mine["legal_actions"][-1]
+        response = client.post(
+            f"/api/rooms/{room_id}/actions",
+            headers=auth(tokens[seat]),
+            json={"action": action, "version": mine["version"]},
+        )
+        assert response.status_code == 200, response.text
+        state = response.json()
+        assert state["version"] == mine["version"] + 1 and state["seat"] == seat
+        played.append((seat, action))
+        if state["status"] == "playing":
+            log = client.get(f"/api/rooms/{room_id}/log", headers=auth(tokens[0])).json()
+            assert "seed" not in log
+    assert len(played) == 8  # 2 rounds of 2 players with 2 cards each
+    assert state["result"]["scores"] == [sum(r) for r in zip(*state_rounds(client, room_id), strict=True)]
+    over = client.post(
+        f"/api/rooms/{room_id}/actions", headers=auth(tokens[0]), json={"action": played[0][1]}
+    )
+    assert over.status_code == 409 and error_code(over) == "game_over"
+    room = client.get(f"/api/rooms/{room_id}").json()
+    assert room["status"] == "finished" and room["version"] == 9
+    assert len(room["scorepad"]["rounds"]) == 2 and room["scorepad"]["totals"] == state["result"]["scores"]
+    log = client.get(f"/api/rooms/{room_id}/log").json()
+    assert hashlib.sha256(str(log["seed"]).encode()).hexdigest() == log["seed_commitment"]
+    assert [(e["seq"], e["seat"], e["action"]) for e in log["entries"]] == [
+        (i + 1, seat, action) for i, (seat, action) in enumerate(played)
+    ]
+    assert client.app.state.runtime.services.verify(room_id) == []  # type: ignore[attr-defined]
+
+
+def state_rounds(client: TestClient, room_id: str) -> list[list[int]]:
+    rounds: list[list[int]] = client.get(f"/api/rooms/{room_id}").json()["scorepad"]["rounds"]
+    return rounds
+
+
+def test_a_lost_race_answers_stale_version_and_changes_nothing(client: TestClient) -> None:
+    room_id, (host, _guest) = started_room(client)
+    services = client.app.state.runtime.services  # type: ignore[attr-defined]
+    legal = services.state(room_id, host)["legal_actions"]
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def play(action: dict[str, Any]) -> None:
+        barrier.wait()
+        try:
+            services.act(room_id, host, action, 1)
+            outcomes.append("ok")
+        except AppError as error:
+            outcomes.append(error.code)
+
+    threads = [threading.Thread(target=play, args=(action,)) for action in legal]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ok", "stale_version"]
+    log = services.log(room_id, None)
+    assert len(log["entries"]) == 1 and services.state(room_id, None)["version"] == 2
+
+
+def test_a_restarted_process_resumes_from_the_database(database_url: str, tiny: str) -> None:
+    from app.config import Settings
+    from app.main import create_app
+
+    with TestClient(create_app(Settings(database_url=database_url, bot_delay=0))) as first:
+        room_id, tokens = started_room(first)
+        seat_state = first.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[0])).json()
+        first.post(
+            f"/api/rooms/{room_id}/actions",
+            headers=auth(tokens[0]),
+            json={"action": seat_state["legal_actions"][0]},
+        )
+        expected = first.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[1])).json()
+    with TestClient(create_app(Settings(database_url=database_url, bot_delay=0))) as second:
+        assert second.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[1])).json() == expected
+
+
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_bots_play_their_own_turns(client: TestClient, rounds: int) -> None:
+    room = new_room(client, rounds=rounds)
+    room_id, host = room["room_id"], auth(room["token"])
+    client.post(f"/api/rooms/{room_id}/bots", headers=host)
+    client.post(f"/api/rooms/{room_id}/bots", headers=host)
+    client.post(f"/api/rooms/{room_id}/start", headers=host)
+    for _ in range(200):
+        state = client.get(f"/api/rooms/{room_id}/state", headers=host).json()
+        if state["status"] == "finished":
+            break
+        if state["legal_actions"]:
+            client.post(
+                f"/api/rooms/{room_id}/actions", headers=host, json={"action": state["legal_actions"][0]}
+            )
+    assert state["status"] == "finished"
+    assert len(client.get(f"/api/rooms/{room_id}/log").json()["entries"]) == 6 * rounds

@@ -1,0 +1,117 @@
+"""A tiny card game that lets the server tests know every rule: play your cards in turn, low total wins."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import Field
+
+from engines.core import Action, Engine, GameSpec, Options, RandomBot, Result, Rng, Scorepad
+
+HAND = 2
+
+
+class TinyOptions(Options):
+    rounds: int = Field(default=2, ge=1, le=3)
+
+
+@dataclass(frozen=True)
+class TinyState:
+    players: int
+    rounds: int
+    round: int
+    turn: int
+    hands: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    played: tuple[int, ...]
+    scores: tuple[tuple[int, ...], ...]
+    rng: tuple[int, ...]
+
+
+def value(card: int) -> int:
+    return card % 5
+
+
+class TinyEngine(Engine[TinyState]):
+    spec = GameSpec("tiny", "Tiny", 2, 3, TinyOptions)
+
+    def _deal(self, players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        deck = rng.shuffled(list(range(20)))
+        hands = tuple(tuple(deck[i * HAND : (i + 1) * HAND]) for i in range(players))
+        return hands, tuple(deck[players * HAND :])
+
+    def setup(self, players: int, seed: int, options: Options) -> TinyState:
+        assert isinstance(options, TinyOptions)
+        rng = Rng(seed)
+        hands, deck = self._deal(players, rng)
+        return TinyState(players, options.rounds, 1, 0, hands, deck, (), (), tuple(rng.dump()))
+
+    def to_act(self, state: TinyState) -> frozenset[int]:
+        return frozenset() if state.round > state.rounds else frozenset({state.turn})
+
+    def legal_actions(self, state: TinyState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        return [{"type": "play", "card": card} for card in state.hands[seat]]
+
+    def _apply(self, state: TinyState, seat: int, action: Action) -> TinyState:
+        hands = list(state.hands)
+        hands[seat] = tuple(c for c in hands[seat] if c != action["card"])
+        played = (*state.played, action["card"])
+        turn = (seat + 1) % state.players
+        if any(hands):
+            return TinyState(**{**state.__dict__, "hands": tuple(hands), "played": played, "turn": turn})
+        points = tuple(sum(value(c) for c in played[s :: state.players]) for s in range(state.players))
+        rng = Rng.load(list(state.rng))
+        new_hands, deck = self._deal(state.players, rng)
+        return TinyState(
+            state.players,
+            state.rounds,
+            state.round + 1,
+            turn,
+            new_hands,
+            deck,
+            (),
+            (*state.scores, points),
+            tuple(rng.dump()),
+        )
+
+    def view(self, state: TinyState, seat: int | None) -> dict[str, Any]:
+        return {
+            "round": state.round,
+            "hand": [{"id": c, "value": value(c)} for c in state.hands[seat]] if seat is not None else [],
+            "hand_counts": [len(h) for h in state.hands],
+            "played": [{"id": c, "value": value(c)} for c in state.played],
+            "deck": len(state.deck),
+        }
+
+    def hidden_ids(self, state: TinyState, seat: int | None) -> frozenset[int]:
+        own = set(state.hands[seat]) if seat is not None else set()
+        return frozenset(c for hand in state.hands for c in hand if c not in own) | frozenset(state.deck)
+
+    def scorepad(self, state: TinyState) -> Scorepad:
+        totals = [sum(r[s] for r in state.scores) for s in range(state.players)]
+        return Scorepad([list(r) for r in state.scores], totals)
+
+    def result(self, state: TinyState) -> Result | None:
+        if state.round <= state.rounds:
+            return None
+        totals = self.scorepad(state).totals
+        return Result([s for s, t in enumerate(totals) if t == min(totals)], totals)
+
+    def round_number(self, state: TinyState) -> int:
+        return state.round
+
+    def dump(self, state: TinyState) -> dict[str, Any]:
+        return {k: v for k, v in state.__dict__.items()}
+
+    def load(self, data: dict[str, Any]) -> TinyState:
+        def tuples(value: Any) -> Any:
+            return tuple(tuples(v) for v in value) if isinstance(value, list) else value
+
+        return TinyState(**{k: tuples(v) for k, v in data.items()})
+
+
+ENGINE = TinyEngine()
+BOTS = {"random": RandomBot}
