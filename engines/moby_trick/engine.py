@@ -237,6 +237,11 @@ class MobyTrickEngine(Engine[MobyTrickState]):
 
     def _apply(self, state: MobyTrickState, seat: int, action: Action) -> MobyTrickState:
         state = state.clone()
+        self.advance(state, seat, action)
+        return state
+
+    def advance(self, state: MobyTrickState, seat: int, action: Action) -> None:
+        """Apply a legal action to `state` in place, unchecked: for bots searching copies."""
         kind = action["type"]
         if kind == "set_aside":
             self._set_aside(state, seat, action["card"])
@@ -250,7 +255,6 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             chosen = action["seat"]
             self._log(state, {"event": "leader", "chooser": seat, "seat": chosen})
             self._start_trick(state, chosen)
-        return state
 
     # -- the steps of a round ---------------------------------------------
     def _set_aside(self, state: MobyTrickState, seat: int, card_id: int) -> None:

@@ -6,10 +6,11 @@ import random
 from collections import Counter
 
 import pytest
-from moby_trick_fixtures import ENGINE, all_cards
 
 from engines.core.conformance import random_playout, replay
 from engines.moby_trick.engine import OVER
+
+from .helpers import ENGINE, all_cards
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

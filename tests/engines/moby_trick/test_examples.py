@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from moby_trick_fixtures import ENGINE, build, card, five, play, use
-
 from engines.moby_trick.cards import CARDS
 from engines.moby_trick.engine import LEAD, MobyTrickState
+
+from .helpers import ENGINE, build, card, five, play, use
 
 ANDREY, TYOMA, LENA, ZHENYA = range(4)
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from moby_trick_fixtures import ENGINE, all_cards, build, card, five, play, use
 
 from engines.core import EngineError, IllegalAction, InvalidOptions, NotYourTurn
 from engines.core.conformance import card_ids
 from engines.moby_trick.cards import CARDS
 from engines.moby_trick.engine import LEAD, OVER, PLAY, REWARD, SET_ASIDE, MobyTrickState
+
+from .helpers import ENGINE, all_cards, build, card, five, play, use
 
 
 def fresh(players: int, seed: int = 1, **options: int) -> MobyTrickState:
