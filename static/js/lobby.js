@@ -1,0 +1,218 @@
+// The lobby: create a room with options built from the game's JSON Schema, and list this browser's rooms.
+
+import { api, fill, seats, playerName, h } from "./core.js";
+
+const games = JSON.parse(document.getElementById("games-data").textContent);
+const form = document.getElementById("create-form");
+const nameInput = document.getElementById("player-name");
+const optionsBox = document.getElementById("options");
+const optionsFields = document.getElementById("options-fields");
+const errorBox = document.getElementById("create-error");
+
+function words(key) {
+  const spaced = key.replace(/[_-]+/g, " ");
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** Resolve a local "$ref" such as "#/$defs/Thing" inside `schema`. */
+function resolve(schema, node) {
+  if (node && node.$ref && node.$ref.startsWith("#/")) {
+    return node.$ref
+      .slice(2)
+      .split("/")
+      .reduce((at, key) => (at ? at[key] : undefined), schema);
+  }
+  return node;
+}
+
+// One input per option, chosen by the schema's type; the server validates again.
+function optionField(schema, key, raw) {
+  const prop = resolve(schema, raw) || {};
+  const id = `opt-${key}`;
+  const label = prop.title || words(key);
+  const help = prop.description ? h("small", { class: "field-help" }, prop.description) : null;
+  const choices = prop.enum || (prop.anyOf || []).map((p) => p.const).filter((v) => v !== undefined);
+  if (prop.type === "boolean") {
+    return h(
+      "label",
+      { class: "field field-check", for: id },
+      h("input", { id, type: "checkbox", name: key, "data-kind": "boolean", checked: prop.default === true }),
+      h("span", {}, label, help),
+    );
+  }
+  if (choices.length) {
+    return h(
+      "label",
+      { class: "field", for: id },
+      h("span", {}, label),
+      h(
+        "select",
+        { id, name: key, "data-kind": typeof choices[0] === "number" ? "number" : "string" },
+        choices.map((choice) => h("option", { value: String(choice), selected: choice === prop.default }, String(choice))),
+      ),
+      help,
+    );
+  }
+  if (prop.type === "integer" || prop.type === "number") {
+    return h(
+      "label",
+      { class: "field", for: id },
+      h("span", {}, label),
+      h("input", {
+        id,
+        name: key,
+        type: "number",
+        inputmode: "numeric",
+        "data-kind": "number",
+        min: prop.minimum ?? prop.exclusiveMinimum,
+        max: prop.maximum ?? prop.exclusiveMaximum,
+        step: prop.type === "integer" ? 1 : "any",
+        value: prop.default ?? "",
+      }),
+      help,
+    );
+  }
+  return h(
+    "label",
+    { class: "field", for: id },
+    h("span", {}, label),
+    h("input", { id, name: key, "data-kind": "string", value: prop.default ?? "" }),
+    help,
+  );
+}
+
+function selectedGame() {
+  const choice = form.querySelector('input[name="game"]:checked');
+  return choice ? games.find((g) => g.id === choice.value) : null;
+}
+
+function showOptions() {
+  const game = selectedGame();
+  const schema = game?.options_schema;
+  const properties = Object.entries(schema?.properties || {});
+  optionsBox.hidden = !properties.length;
+  fill(optionsFields, ...properties.map(([key, prop]) => optionField(schema, key, prop)));
+  for (const label of form.querySelectorAll(".game-choice")) {
+    label.classList.toggle("is-chosen", label.dataset.game === game?.id);
+  }
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of optionsFields.querySelectorAll("[data-kind]")) {
+    if (input.dataset.kind === "boolean") options[input.name] = input.checked;
+    else if (input.value === "") continue;
+    else if (input.dataset.kind === "number") options[input.name] = Number(input.value);
+    else options[input.name] = input.value;
+  }
+  return options;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const name = nameInput.value.trim();
+  const game = selectedGame();
+  errorBox.hidden = true;
+  if (!name) {
+    errorBox.textContent = "Type your name first, so your friends know who invited them.";
+    errorBox.hidden = false;
+    nameInput.focus();
+    return;
+  }
+  if (!game) return;
+  const button = document.getElementById("create-button");
+  button.disabled = true;
+  try {
+    const room = await api("POST", "/api/rooms", { body: { game: game.id, name, options: readOptions() } });
+    playerName.set(name);
+    seats.save(room.room_id, { seat: room.seat, token: room.token, name, game: game.id, status: "waiting" });
+    location.assign(room.join_url);
+  } catch (error) {
+    errorBox.textContent = error.message;
+    errorBox.hidden = false;
+    button.disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Your games
+
+const STATUS_WORDS = { waiting: "waiting to start", playing: "in play", finished: "finished" };
+
+function gameTitle(id) {
+  return games.find((g) => g.id === id)?.title || id;
+}
+
+function roomItem(entry, room, state) {
+  const others = room ? room.seats.filter((s) => s.seat !== entry.seat).map((s) => s.name) : [];
+  const yourTurn = state && state.seat !== null && (state.to_act || []).includes(state.seat);
+  let detail;
+  if (!room) detail = "no longer on this server";
+  else if (room.status === "finished" && state?.result) {
+    const won = state.result.winners.includes(entry.seat);
+    detail = `${won ? "you won" : "finished"} · ${room.scorepad?.totals?.join(" / ") ?? ""}`;
+  } else detail = STATUS_WORDS[room.status] || room.status;
+  return h(
+    "li",
+    { class: `room-item${yourTurn ? " is-your-turn" : ""}`, "data-room": entry.room_id },
+    h(
+      "div",
+      { class: "room-item-text" },
+      h("strong", {}, gameTitle(room?.game || entry.game)),
+      others.length ? ` with ${others.join(", ")}` : "",
+      h("br"),
+      h("small", {}, `as ${entry.name} · ${detail}`, yourTurn ? h("b", { class: "turn-tag" }, " · your turn!") : null),
+    ),
+    room
+      ? h("a", { class: "button button-small", href: `/r/${entry.room_id}` }, room.status === "finished" ? "View" : "Resume")
+      : null,
+    h(
+      "button",
+      {
+        class: "icon-button",
+        type: "button",
+        "aria-label": `Forget this ${gameTitle(entry.game)} room on this device`,
+        title: "Forget on this device",
+        onclick: () => {
+          seats.forget(entry.room_id);
+          listRooms();
+        },
+      },
+      "✕",
+    ),
+  );
+}
+
+async function listRooms() {
+  const entries = Object.values(seats.all()).sort((a, b) => (b.saved_at || 0) - (a.saved_at || 0));
+  const active = document.getElementById("your-games");
+  const history = document.getElementById("history-list");
+  const looked = await Promise.all(
+    entries.map(async (entry) => {
+      try {
+        const room = await api("GET", `/api/rooms/${entry.room_id}`);
+        let state = null;
+        if (room.status !== "waiting") {
+          state = await api("GET", `/api/rooms/${entry.room_id}/state`, { token: entry.token }).catch(() => null);
+        }
+        return { entry, room, state };
+      } catch (error) {
+        return { entry, room: null, state: null, missing: error.status === 404 };
+      }
+    }),
+  );
+  const current = looked.filter((r) => !r.room || r.room.status !== "finished");
+  const done = looked.filter((r) => r.room && r.room.status === "finished");
+  fill(active, ...current.map((r) => roomItem(r.entry, r.room, r.state)));
+  fill(history, ...done.map((r) => roomItem(r.entry, r.room, r.state)));
+  document.getElementById("your-games-empty").hidden = current.length > 0;
+  document.getElementById("history").hidden = done.length === 0;
+}
+
+nameInput.value = playerName.get();
+form.addEventListener("change", (event) => {
+  if (event.target.name === "game") showOptions();
+});
+form.addEventListener("submit", create);
+showOptions();
+listRooms();

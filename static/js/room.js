@@ -1,0 +1,478 @@
+// The room page: join or watch, the waiting room, then the game table, score pad and game end.
+
+import { api, ApiError, RoomConnection, fill, loadRenderer, seats, playerName, h, listWords } from "./core.js";
+import { renderScorepad } from "./scorepad.js";
+
+const root = document.getElementById("room");
+const roomId = root.dataset.roomId;
+const titles = JSON.parse(root.dataset.titles || "{}");
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  room: null,
+  games: null,
+  seat: null, // { seat, token, name } when this browser holds a seat here
+  connection: null,
+  renderer: null,
+  rendererGame: null,
+  state: null,
+  myTurn: false,
+  roomRefresh: null,
+  rematchUrl: null,
+};
+
+// ---------------------------------------------------------------------------
+// Small page services
+
+function announce(text) {
+  const region = $("announcer");
+  region.textContent = "";
+  // A fresh text node after a tick makes screen readers read repeated messages too.
+  setTimeout(() => {
+    region.textContent = text;
+  }, 30);
+}
+
+function seatName(seat) {
+  const entry = page.room?.seats?.find((s) => s.seat === seat);
+  return entry?.name || `Seat ${seat + 1}`;
+}
+
+function gameTitle() {
+  return titles[page.room?.game] || page.room?.game || "Game";
+}
+
+function showError(id, error) {
+  const node = $(id);
+  node.textContent = error ? error.message || String(error) : "";
+  node.hidden = !error;
+}
+
+const sound = {
+  key: "motable.sound",
+  context: null,
+  get on() {
+    return localStorage.getItem(this.key) === "on";
+  },
+  toggle() {
+    localStorage.setItem(this.key, this.on ? "off" : "on");
+    this.show();
+    if (this.on) this.beep();
+  },
+  show() {
+    $("sound-toggle").setAttribute("aria-pressed", String(this.on));
+    $("sound-state").textContent = this.on ? "on" : "off";
+  },
+  beep() {
+    if (!this.on) return;
+    try {
+      this.context ||= new AudioContext();
+      const ctx = this.context;
+      const now = ctx.currentTime;
+      for (const [offset, freq] of [
+        [0, 660],
+        [0.13, 880],
+      ]) {
+        const osc = ctx.createOscillator();
+        const gain = ctx.createGain();
+        osc.type = "sine";
+        osc.frequency.value = freq;
+        gain.gain.setValueAtTime(0.0001, now + offset);
+        gain.gain.exponentialRampToValueAtTime(0.18, now + offset + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, now + offset + 0.12);
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(now + offset);
+        osc.stop(now + offset + 0.14);
+      }
+    } catch {
+      // Audio is a nicety: a browser that refuses it still shows the turn.
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------
+// Connection banner
+
+function showConnection(status, detail) {
+  const pill = $("conn-pill");
+  const banner = $("conn-banner");
+  pill.dataset.state = status;
+  const words = {
+    connecting: "Connecting",
+    open: page.seat ? "Live" : "Watching live",
+    reconnecting: "Reconnecting",
+    rejected: "Seat not recognised",
+  };
+  $("conn-text").textContent = words[status] || status;
+  if (status === "reconnecting") {
+    const seconds = Math.max(1, Math.round((detail?.wait || 0) / 1000));
+    banner.textContent = `Connection lost. Reconnecting… (next try in ${seconds}s, attempt ${detail?.attempt || 1})`;
+    banner.dataset.kind = "warn";
+    banner.hidden = false;
+  } else if (status === "open" && !banner.hidden) {
+    banner.textContent = "Back online — the table is up to date.";
+    banner.dataset.kind = "ok";
+    setTimeout(() => {
+      if (page.connection?.status === "open") banner.hidden = true;
+    }, 2500);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Joining and watching
+
+function freeSeatCount() {
+  const game = page.games?.find((g) => g.id === page.room.game);
+  if (!game) return 1;
+  return game.max_players - page.room.seats.length;
+}
+
+function showJoin(reason) {
+  $("join-panel").hidden = false;
+  $("waiting-panel").hidden = true;
+  $("game-panel").hidden = true;
+  $("join-intro").textContent =
+    reason || `${listWords(page.room.seats.map((s) => s.name))} ${page.room.seats.length === 1 ? "is" : "are"} waiting to play ${gameTitle()}.`;
+  const input = $("join-name");
+  input.value ||= playerName.get();
+  input.focus();
+}
+
+async function join(event) {
+  event.preventDefault();
+  const name = $("join-name").value.trim();
+  if (!name) {
+    showError("join-error", new Error("Type a name so the others know who you are."));
+    $("join-name").focus();
+    return;
+  }
+  $("join-button").disabled = true;
+  try {
+    const body = await api("POST", `/api/rooms/${roomId}/join`, { body: { name } });
+    playerName.set(name);
+    seats.save(roomId, { seat: body.seat, token: body.token, name, game: page.room.game });
+    page.seat = seats.get(roomId);
+    showError("join-error", null);
+    $("join-panel").hidden = true;
+    startLive();
+  } catch (error) {
+    showError("join-error", error);
+    if (error instanceof ApiError && error.code === "already_started") {
+      $("join-intro").textContent = "The game started without you, but you can still watch.";
+    }
+  } finally {
+    $("join-button").disabled = false;
+  }
+}
+
+function watch() {
+  $("join-panel").hidden = true;
+  startLive();
+}
+
+// ---------------------------------------------------------------------------
+// Live play
+
+function startLive() {
+  if (page.connection) page.connection.close();
+  const connection = new RoomConnection(roomId, page.seat?.token);
+  page.connection = connection;
+  connection.on("status", (status, detail) => {
+    showConnection(status, detail);
+    if (status === "open") refreshRoom();
+    if (status === "rejected" && page.seat) {
+      // The server no longer knows this token (database reset, or a different server).
+      seats.forget(roomId);
+      page.seat = null;
+      connection.close();
+      showJoin("This browser's seat is not recognised by the server any more. Join again, or watch.");
+    }
+  });
+  connection.on("state", (state, previous) => onState(state, previous));
+  connection.on("room", (room) => setRoom(room));
+  connection.connect();
+  render();
+}
+
+async function refreshRoom() {
+  try {
+    setRoom(await api("GET", `/api/rooms/${roomId}`));
+  } catch (error) {
+    console.warn("room refresh failed", error);
+  }
+}
+
+// The score pad lives in the room body, which is pushed when seats or status
+// change; a new round or the game's end is caught from the state and fetched.
+function scheduleRoomRefresh() {
+  clearTimeout(page.roomRefresh);
+  page.roomRefresh = setTimeout(refreshRoom, 150);
+}
+
+function setRoom(room) {
+  page.room = room;
+  if (page.seat) {
+    seats.save(roomId, { game: room.game, status: room.status });
+  }
+  render();
+}
+
+function onState(state, previous) {
+  page.state = state;
+  const roundNow = state.view?.round;
+  const roundBefore = previous?.view?.round;
+  if (
+    !previous ||
+    previous.status !== state.status ||
+    roundNow !== roundBefore ||
+    JSON.stringify(previous.result) !== JSON.stringify(state.result) ||
+    state.status !== page.room?.status
+  ) {
+    scheduleRoomRefresh();
+  }
+  const mySeat = state.seat;
+  const myTurn = mySeat !== null && mySeat !== undefined && (state.to_act || []).includes(mySeat);
+  if (myTurn && !page.myTurn) {
+    announce("Your turn.");
+    sound.beep();
+  } else if (!myTurn && state.to_act?.length === 1 && previous && !sameSeats(previous.to_act, state.to_act)) {
+    announce(`${seatName(state.to_act[0])}'s turn.`);
+  }
+  page.myTurn = myTurn;
+  render();
+}
+
+function sameSeats(a, b) {
+  return JSON.stringify(a || []) === JSON.stringify(b || []);
+}
+
+async function act(action) {
+  try {
+    await page.connection.act(action);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "stale_version") {
+      page.connection.resync();
+      announce("The table changed before your move arrived; it has been refreshed.");
+    } else {
+      announce(error.message);
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Rendering
+
+function render() {
+  const room = page.room;
+  if (!room) return;
+  const playing = room.status !== "waiting" || (page.state && page.state.status !== "waiting");
+  $("room-title").textContent = gameTitle();
+  const statusWords = { waiting: "Waiting for players", playing: "In play", finished: "Finished" };
+  const who = page.seat ? `You are ${page.seat.name}` : "You are watching";
+  $("room-sub").textContent = `${statusWords[room.status] || room.status} · ${who}`;
+  document.body.dataset.status = room.status;
+
+  if (!$("join-panel").hidden) return;
+  if (!page.connection) return;
+  $("waiting-panel").hidden = playing;
+  $("game-panel").hidden = !playing;
+  if (!playing) {
+    renderWaiting();
+    document.title = `${gameTitle()} · waiting · Motable`;
+    return;
+  }
+  renderGame();
+}
+
+function renderWaiting() {
+  const room = page.room;
+  const list = $("seat-list");
+  const game = page.games?.find((g) => g.id === room.game);
+  const max = game?.max_players ?? room.seats.length;
+  fill(list, 
+    ...room.seats.map((s) =>
+      h(
+        "li",
+        { class: `seat-item${s.seat === page.seat?.seat ? " is-you" : ""}` },
+        h("span", { class: "avatar", "aria-hidden": "true" }, (s.name || "?").slice(0, 1).toUpperCase()),
+        h("span", { class: "seat-name" }, s.name, s.seat === page.seat?.seat ? h("span", { class: "tag" }, "you") : null),
+        s.seat === room.host_seat ? h("span", { class: "tag" }, "host") : null,
+        h(
+          "span",
+          { class: `presence ${s.bot ? "is-bot" : s.connected ? "is-on" : "is-off"}` },
+          s.bot ? "bot" : s.connected ? "here" : "away",
+        ),
+      ),
+    ),
+    max > room.seats.length
+      ? h(
+          "li",
+          { class: "seat-item is-empty" },
+          h("span", { class: "avatar", "aria-hidden": "true" }, "+"),
+          h("span", { class: "seat-name" }, max - room.seats.length === 1 ? "1 free seat" : `${max - room.seats.length} free seats`),
+        )
+      : null,
+  );
+  const isHost = page.seat && page.seat.seat === room.host_seat;
+  const min = game?.min_players ?? 2;
+  const enough = room.seats.length >= min;
+  $("host-tools").hidden = !isHost;
+  $("start-button").disabled = !enough;
+  $("bot-button").disabled = room.seats.length >= max;
+  let note;
+  if (isHost) {
+    note = enough
+      ? "Everyone here? Start whenever you like."
+      : `Waiting for at least ${min} players. Share the link, or add a bot.`;
+  } else if (page.seat) {
+    note = `You're in. Waiting for ${seatName(room.host_seat)} to start the game…`;
+  } else {
+    note = "You are watching. The game begins when the host starts it.";
+  }
+  $("waiting-note").textContent = note;
+  $("waiting-note").classList.toggle("is-pulsing", !isHost);
+  if (!page.seat && freeSeatCount() > 0 && !$("waiting-note").querySelector("button")) {
+    $("waiting-note").append(" ", h("button", { class: "link-button", type: "button", onclick: () => showJoin() }, "Take a seat"));
+  }
+}
+
+async function hostAction(path, button) {
+  button.disabled = true;
+  try {
+    const body = await api("POST", `/api/rooms/${roomId}/${path}`, { body: {}, token: page.seat.token });
+    showError("host-error", null);
+    if (body && body.room_id) setRoom(body);
+    else refreshRoom();
+  } catch (error) {
+    showError("host-error", error);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function renderGame() {
+  const room = page.room;
+  if (page.rendererGame !== room.game) {
+    page.rendererGame = room.game;
+    const module = await loadRenderer(room.game);
+    page.renderer = module.mount($("table"), {
+      act,
+      seatName,
+      announce,
+      get mySeat() {
+        return page.seat ? page.seat.seat : null;
+      },
+    });
+  }
+  if (page.state && page.renderer) page.renderer.update(page.state, room);
+  renderScorepad($("scorepad"), room, page.state, seatName);
+  renderGameOver();
+  const turnMark = page.myTurn ? "● Your turn · " : "";
+  document.title = `${turnMark}${gameTitle()} · Motable`;
+}
+
+function renderGameOver() {
+  const panel = $("game-over");
+  const result = page.state?.result;
+  if (!result) {
+    panel.hidden = true;
+    return;
+  }
+  const winners = result.winners.map((s) => (s === page.seat?.seat ? "You" : seatName(s)));
+  const youWon = page.seat && result.winners.includes(page.seat.seat);
+  const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
+  const isHost = page.seat && page.seat.seat === page.room.host_seat;
+  const rematch = page.room.rematch_url || page.rematchUrl;
+  const key = JSON.stringify([result, isHost, rematch]);
+  if (panel.dataset.key === key) return;
+  panel.dataset.key = key;
+  panel.hidden = false;
+  fill(panel, 
+    h("p", { class: `trophy${youWon ? " is-yours" : ""}`, "aria-hidden": "true" }, "★"),
+    h("h2", {}, `${listWords(winners)} ${verb}!`),
+    h(
+      "p",
+      { class: "muted" },
+      "Final scores: ",
+      result.scores.map((score, seat) => `${seatName(seat)} ${score}`).join(" · "),
+    ),
+    rematch
+      ? h("p", {}, h("a", { class: "button button-primary", href: rematch }, "Go to the rematch"))
+      : isHost
+        ? h("button", { class: "button button-primary", type: "button", onclick: rematchRoom }, "Rematch")
+        : h("p", { class: "muted" }, "The host can start a rematch; its link will appear here."),
+    page.rematchUrl
+      ? h("p", { class: "muted small" }, "Send the others this link: ", h("a", { href: page.rematchUrl }, new URL(page.rematchUrl, location.href).href))
+      : null,
+  );
+}
+
+async function rematchRoom(event) {
+  event.target.disabled = true;
+  try {
+    const body = await api("POST", "/api/rooms", {
+      body: { game: page.room.game, name: page.seat.name, options: page.room.options || {} },
+    });
+    seats.save(body.room_id, { seat: body.seat, token: body.token, name: page.seat.name, game: page.room.game });
+    page.rematchUrl = body.join_url;
+    location.assign(body.join_url);
+  } catch (error) {
+    event.target.disabled = false;
+    announce(error.message);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Start
+
+async function init() {
+  sound.show();
+  $("sound-toggle").addEventListener("click", () => sound.toggle());
+  $("join-form").addEventListener("submit", join);
+  $("watch-button").addEventListener("click", watch);
+  $("bot-button").addEventListener("click", (e) => hostAction("bots", e.currentTarget));
+  $("start-button").addEventListener("click", (e) => hostAction("start", e.currentTarget));
+  for (const button of document.querySelectorAll("#copy-button, .copy-again")) {
+    button.addEventListener("click", async () => {
+      const url = $("share-url").value;
+      try {
+        await navigator.clipboard.writeText(url);
+        button.textContent = "Copied!";
+      } catch {
+        $("share-url").select();
+        button.textContent = "Press Ctrl+C";
+      }
+      setTimeout(() => {
+        button.textContent = button.id === "copy-button" ? "Copy link" : "Copy";
+      }, 1800);
+    });
+  }
+
+  try {
+    [page.room, page.games] = await Promise.all([api("GET", `/api/rooms/${roomId}`), api("GET", "/api/games")]);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      $("room-title").textContent = "Room not found";
+      $("missing-panel").hidden = false;
+      $("conn-pill").hidden = true;
+      return;
+    }
+    $("room-title").textContent = "The server cannot be reached";
+    $("room-sub").textContent = "Reload the page in a moment.";
+    return;
+  }
+  page.seat = seats.get(roomId);
+  const wantsToWatch = new URLSearchParams(location.search).has("watch");
+  if (page.seat || wantsToWatch) {
+    startLive();
+  } else if (page.room.status === "waiting" && freeSeatCount() > 0) {
+    render();
+    showJoin();
+  } else {
+    startLive();
+    announce("This game is already under way; you are watching.");
+  }
+}
+
+init();

@@ -1,0 +1,159 @@
+// The score pad every game shares: points per round, totals, and a chart of running totals.
+
+import { fill, h } from "./core.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+// Each seat gets a colour AND a dash pattern AND a marker, so the lines stay
+// apart for colour-blind players and in greyscale.
+const SEAT_STYLES = [
+  { colour: "#f4d35e", dash: "", marker: "circle" },
+  { colour: "#7cc6fe", dash: "6 4", marker: "square" },
+  { colour: "#ff8fa3", dash: "2 4", marker: "diamond" },
+  { colour: "#b8f2a6", dash: "10 4 2 4", marker: "triangle" },
+  { colour: "#e0b1ff", dash: "1 3", marker: "cross" },
+  { colour: "#ffffff", dash: "12 3", marker: "circle" },
+];
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+function marker(kind, x, y, colour) {
+  const r = 3.4;
+  switch (kind) {
+    case "square":
+      return svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: colour });
+    case "diamond":
+      return svg("path", { d: `M${x} ${y - r - 1}L${x + r + 1} ${y}L${x} ${y + r + 1}L${x - r - 1} ${y}Z`, fill: colour });
+    case "triangle":
+      return svg("path", { d: `M${x} ${y - r - 1}L${x + r + 1} ${y + r}L${x - r - 1} ${y + r}Z`, fill: colour });
+    case "cross":
+      return svg("path", {
+        d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x - r} ${y + r}L${x + r} ${y - r}`,
+        stroke: colour,
+        "stroke-width": 2,
+      });
+    default:
+      return svg("circle", { cx: x, cy: y, r, fill: colour });
+  }
+}
+
+function runningTotals(rounds, seatCount) {
+  const lines = Array.from({ length: seatCount }, () => [0]);
+  const sums = new Array(seatCount).fill(0);
+  for (const round of rounds) {
+    round.forEach((points, seat) => {
+      sums[seat] += points;
+      lines[seat].push(sums[seat]);
+    });
+  }
+  return lines;
+}
+
+function chart(rounds, seatCount, target, names) {
+  const width = 320;
+  const height = 150;
+  const pad = { left: 30, right: 16, top: 10, bottom: 22 };
+  const lines = runningTotals(rounds, seatCount);
+  const top = Math.max(target || 0, ...lines.flat(), 10);
+  const x = (i) => pad.left + (i * (width - pad.left - pad.right)) / Math.max(1, rounds.length);
+  const y = (v) => height - pad.bottom - (v * (height - pad.top - pad.bottom)) / top;
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "score-chart",
+    role: "img",
+    "aria-label": `Running totals after ${rounds.length} round${rounds.length === 1 ? "" : "s"}: ${names
+      .map((name, seat) => `${name} ${lines[seat][lines[seat].length - 1]}`)
+      .join(", ")}`,
+  });
+  for (const v of [0, Math.round(top / 2), top]) {
+    root.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }));
+    const label = svg("text", { x: pad.left - 5, y: y(v) + 4, class: "axis", "text-anchor": "end" });
+    label.textContent = String(v);
+    root.append(label);
+  }
+  if (target) {
+    root.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(target), y2: y(target), class: "target" }));
+    const label = svg("text", { x: width - pad.right, y: y(target) - 4, class: "axis target-label", "text-anchor": "end" });
+    label.textContent = `end at ${target}`;
+    root.append(label);
+  }
+  rounds.forEach((_, i) => {
+    const label = svg("text", { x: x(i + 1), y: height - 6, class: "axis", "text-anchor": "middle" });
+    label.textContent = `R${i + 1}`;
+    root.append(label);
+  });
+  lines.forEach((points, seat) => {
+    const style = SEAT_STYLES[seat % SEAT_STYLES.length];
+    const d = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join("");
+    root.append(
+      svg("path", {
+        d,
+        fill: "none",
+        stroke: style.colour,
+        "stroke-width": 2.2,
+        "stroke-dasharray": style.dash,
+        "stroke-linejoin": "round",
+      }),
+    );
+    points.forEach((v, i) => {
+      if (i > 0) root.append(marker(style.marker, x(i), y(v), style.colour));
+    });
+  });
+  return root;
+}
+
+function legendSwatch(seat) {
+  const style = SEAT_STYLES[seat % SEAT_STYLES.length];
+  const root = svg("svg", { viewBox: "0 0 26 10", width: 26, height: 10, "aria-hidden": "true", class: "swatch" });
+  root.append(
+    svg("line", { x1: 1, x2: 25, y1: 5, y2: 5, stroke: style.colour, "stroke-width": 2.2, "stroke-dasharray": style.dash }),
+    marker(style.marker, 13, 5, style.colour),
+  );
+  return root;
+}
+
+/** Render `room.scorepad` into `container`: a table and a line chart. */
+export function renderScorepad(container, room, state, seatName) {
+  const pad = room.scorepad || { rounds: [], totals: [] };
+  const seatCount = room.seats.length;
+  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners]);
+  if (container.dataset.key === key) return;
+  container.dataset.key = key;
+  const names = room.seats.map((s) => seatName(s.seat));
+  const winners = new Set(state?.result?.winners || []);
+  const totals = pad.totals.length ? pad.totals : new Array(seatCount).fill(0);
+  const best = Math.min(...totals);
+  const target = room.options?.target ?? state?.view?.target ?? null;
+
+  const head = h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((name, seat) => h("th", { scope: "col" }, legendSwatch(seat), " ", name)));
+  const body = pad.rounds.map((round, i) =>
+    h("tr", {}, h("th", { scope: "row" }, String(i + 1)), round.map((points) => h("td", {}, String(points)))),
+  );
+  const foot = h(
+    "tr",
+    { class: "totals" },
+    h("th", { scope: "row" }, "Total"),
+    totals.map((total, seat) =>
+      h(
+        "td",
+        { class: winners.has(seat) ? "is-winner" : pad.rounds.length && total === best ? "is-leading" : null },
+        String(total),
+        winners.has(seat) ? h("span", { class: "sr-only" }, " (winner)") : null,
+      ),
+    ),
+  );
+  fill(container, 
+    pad.rounds.length
+      ? null
+      : h("p", { class: "muted small" }, "Scores appear here after each round."),
+    h(
+      "div",
+      { class: "scorepad-scroll" },
+      h("table", { class: "scorepad" }, h("thead", {}, head), h("tbody", {}, body), h("tfoot", {}, foot)),
+    ),
+    pad.rounds.length ? chart(pad.rounds, seatCount, target, names) : null,
+  );
+}
