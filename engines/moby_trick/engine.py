@@ -7,7 +7,17 @@ from typing import Any
 
 from pydantic import Field
 
-from engines.core import Action, Engine, GameSpec, InvalidOptions, Options, Result, Rng, Scorepad
+from engines.core import (
+    Action,
+    Engine,
+    GameSpec,
+    InvalidOptions,
+    MalformedAction,
+    Options,
+    Result,
+    Rng,
+    Scorepad,
+)
 
 from .cards import CARDS, FAMILIES, Card
 
@@ -236,6 +246,9 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         return [{"type": "choose_leader", "seat": s} for s in range(state.players)]
 
     def _apply(self, state: MobyTrickState, seat: int, action: Action) -> MobyTrickState:
+        # 1.0 and True compare equal to a listed 1 but would be stored as other JSON; refuse them.
+        if any(type(action[key]) is not int for key in ("card", "seat") if key in action):
+            raise MalformedAction("card and seat are integers")
         state = state.clone()
         self.advance(state, seat, action)
         return state
