@@ -64,6 +64,17 @@ class Result:
         return {"winners": list(self.winners), "scores": list(self.scores)}
 
 
+def _same_json(sent: Any, listed: Any) -> bool:
+    """Equal as JSON, not just as Python: 1.0 and true are not the listed 1."""
+    if type(sent) is not type(listed):
+        return False
+    if isinstance(listed, dict):
+        return sent.keys() == listed.keys() and all(_same_json(sent[k], listed[k]) for k in listed)
+    if isinstance(listed, list):
+        return len(sent) == len(listed) and all(_same_json(a, b) for a, b in zip(sent, listed, strict=True))
+    return bool(sent == listed)
+
+
 class Engine(ABC, Generic[S]):
     """A game's rules. Pure: no I/O, no global randomness, states never mutated
     in place by `apply` (it returns a new state).
@@ -99,7 +110,7 @@ class Engine(ABC, Generic[S]):
             raise GameOver("the game is over")
         if seat not in acting:
             raise NotYourTurn(f"seat {seat} may not act now")
-        if action not in self.legal_actions(state, seat):
+        if not any(_same_json(action, legal) for legal in self.legal_actions(state, seat)):
             raise IllegalAction(f"{action!r} is not a legal action now")
         return self._apply(state, seat, action)
 

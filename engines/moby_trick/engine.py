@@ -12,7 +12,6 @@ from engines.core import (
     Engine,
     GameSpec,
     InvalidOptions,
-    MalformedAction,
     Options,
     Result,
     Rng,
@@ -246,9 +245,6 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         return [{"type": "choose_leader", "seat": s} for s in range(state.players)]
 
     def _apply(self, state: MobyTrickState, seat: int, action: Action) -> MobyTrickState:
-        # 1.0 and True compare equal to a listed 1 but would be stored as other JSON; refuse them.
-        if any(type(action[key]) is not int for key in ("card", "seat") if key in action):
-            raise MalformedAction("card and seat are integers")
         state = state.clone()
         self.advance(state, seat, action)
         return state

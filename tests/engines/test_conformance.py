@@ -64,3 +64,22 @@ def test_registry_lists_every_engine_once() -> None:
     ids = [e.spec.id for e in all_engines()]
     assert ids == game_ids()
     assert len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_look_alike_json_values_are_refused(game: str) -> None:
+    """1.0 or true equal a listed 1 in Python but are other JSON: only the listed action applies."""
+    engine = get_engine(game)
+    state = engine.setup(engine.spec.min_players, 3, engine.spec.parse_options({}))
+    seat = min(engine.to_act(state))
+    for action in engine.legal_actions(state, seat):
+        numbers = [k for k, v in action.items() if type(v) is int]
+        for key in numbers:
+            for twin in (float(action[key]), bool(action[key]) if action[key] in (0, 1) else None):
+                if twin is None:
+                    continue
+                before = engine.dump(state)
+                with pytest.raises(EngineError) as err:
+                    engine.apply(state, seat, {**action, key: twin})
+                assert err.value.code == "illegal_action"
+                assert engine.dump(state) == before

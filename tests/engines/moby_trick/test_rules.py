@@ -417,15 +417,6 @@ def test_round_number_and_scorepad_follow_the_rounds() -> None:
     assert len(pad.rounds) == 1 and pad.totals == pad.rounds[0]
 
 
-def test_numbers_that_only_look_like_a_listed_card_are_refused() -> None:
-    state = set_aside_all(fresh(3, 12))
-    seat = state.turn
-    listed = next(a for a in ENGINE.legal_actions(state, seat) if a["type"] == "play")
-    with pytest.raises(EngineError) as caught:
-        ENGINE.apply(state, seat, {"type": "play", "card": float(listed["card"])})
-    assert caught.value.code == "malformed_action"
-
-
 def test_own_pearl_pile_is_visible_to_its_owner_only() -> None:
     pearl = card("orca", 3)
     state = use(build([[card("narwhal", 1)], [card("narwhal", 2)]], bonuses=[[pearl], []]), 0, pearl)
