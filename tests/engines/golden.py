@@ -35,7 +35,9 @@ def record(name: str) -> dict[str, Any]:
     engine = get_engine(game)
     bots = get_bots(game)
     strong = bots.get("strong", bots["random"])
-    seats = [strong(engine, seed + s) if s % 2 == 0 else bots["random"](engine, seed + s) for s in range(players)]
+    seats = [
+        strong(engine, seed + s) if s % 2 == 0 else bots["random"](engine, seed + s) for s in range(players)
+    ]
     state = engine.setup(players, seed, engine.spec.parse_options(options))
     actions: list[list[Any]] = []
     checkpoints = {"0": snapshot(engine, state, players)}
