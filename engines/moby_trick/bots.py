@@ -41,7 +41,7 @@ class MonteCarloBot:
 
     name = "strong"
 
-    def __init__(self, engine: MobyTrickEngine, seed: int = 0, rollouts: int = 160) -> None:
+    def __init__(self, engine: MobyTrickEngine, seed: int = 0, rollouts: int = 120) -> None:
         self.engine = engine
         self.rng = random.Random(seed)
         self.rollouts = rollouts
@@ -111,42 +111,38 @@ class MonteCarloBot:
         deck = [c.id for c in CARDS if players > 2 or not c.is_five]
         unseen = [c for c in deck if c not in seen]
         others = [s for s in range(players) if s != seat]
-        for _ in range(20):
-            self.rng.shuffle(unseen)
-            if self._deal(state, world, others, unseen, strict=True):
-                return world
         self.rng.shuffle(unseen)
-        self._deal(state, world, others, unseen, strict=False)
+        self._deal(state, world, others, unseen)
         return world
 
     @staticmethod
-    def _deal(
-        state: MobyTrickState, world: MobyTrickState, others: list[int], unseen: list[int], *, strict: bool
-    ) -> bool:
-        """Fill the hidden places of `world` from `unseen`; False if a known void cannot be kept."""
-        pool = list(unseen)
-        # Seats with known voids pick first, while the pool still has their families.
-        for s in sorted(others, key=lambda s: -len(state.voids[s])):
-            need = len(state.hands[s])
-            voids = state.voids[s] if strict else []
-            hand = [c for c in pool if CARDS[c].family not in voids][:need]
-            if len(hand) < need:
-                return False
-            taken = set(hand)
+    def _deal(state: MobyTrickState, world: MobyTrickState, others: list[int], pool: list[int]) -> None:
+        """Fill the hidden places of `world` from the shuffled `pool`, then swap cards so that
+        no hand holds a family its owner has shown it lacks (when some swap allows it)."""
+        pool = list(pool)
+        for s in others:
             if state.set_aside[s] != NO_CARD:
-                aside = next((c for c in pool if c not in taken and not CARDS[c].is_five), None)
-                if aside is None:
-                    return False
+                # A first bonus still face down cannot be a 5; a 5 always leaves some whale card.
+                aside = next(c for c in pool if not CARDS[c].is_five)
+                pool.remove(aside)
                 world.set_aside[s] = aside
-                taken.add(aside)
-            world.hands[s] = sorted(hand)
-            pool = [c for c in pool if c not in taken]
+        for s in others:
+            size = len(state.hands[s])
+            world.hands[s], pool = pool[:size], pool[size:]
         for s in others:
             size = len(state.pearl_piles[s])
-            world.pearl_piles[s] = pool[:size]
-            pool = pool[size:]
+            world.pearl_piles[s], pool = pool[:size], pool[size:]
         world.undealt = pool
-        return True
+        free = [world.undealt, *(world.pearl_piles[s] for s in others)]
+        for s in others:
+            voids = state.voids[s]
+            if not voids:
+                continue
+            for i, c in enumerate(world.hands[s]):
+                if CARDS[c].family in voids:
+                    _swap_out(state, world, others, s, i, free)
+        for s in others:
+            world.hands[s].sort()
 
     # -- playing a round out ----------------------------------------------
     def _rollout(self, world: MobyTrickState, seat: int, rounds_before: int) -> float:
@@ -192,6 +188,27 @@ class MonteCarloBot:
             world.trick_seats.pop()
             world.trick_cards.pop()
         return self.rng.choice(winning or cards)
+
+
+def _swap_out(
+    state: MobyTrickState,
+    world: MobyTrickState,
+    others: list[int],
+    seat: int,
+    index: int,
+    free: list[list[int]],
+) -> None:
+    """Swap world.hands[seat][index] for a card that seat may hold: from an unconstrained
+    place first, else from another hand that may hold the card given away."""
+    hand = world.hands[seat]
+    card = hand[index]
+    voids = state.voids[seat]
+    places = free + [world.hands[t] for t in others if t != seat and CARDS[card].family not in state.voids[t]]
+    for place in places:
+        for j, partner in enumerate(place):
+            if CARDS[partner].family not in voids:
+                hand[index], place[j] = partner, card
+                return
 
 
 BOTS: dict[str, Any] = {"random": RandomBot, "strong": MonteCarloBot}

@@ -6,8 +6,9 @@ import pytest
 
 from engines.moby_trick import BOTS
 from engines.moby_trick.bots import MonteCarloBot
+from engines.moby_trick.cards import CARDS
 
-from .helpers import ENGINE, build, card, five, play
+from .helpers import ENGINE, all_cards, build, card, five, play
 
 
 def test_bots_are_exported_under_their_names() -> None:
@@ -61,3 +62,20 @@ def test_the_last_player_takes_a_trick_worth_taking() -> None:
     )
     state = play(play(state, 0, card("orca", 3)), 1, card("orca", 6))
     assert MonteCarloBot(ENGINE, seed=5).choose(state, 2) == {"type": "play", "card": card("blue_whale", 9)}
+
+
+def test_resampled_worlds_keep_what_the_seat_sees_and_the_known_voids() -> None:
+    state = ENGINE.setup(3, 21, ENGINE.spec.parse_options({}))
+    bot = MonteCarloBot(ENGINE, seed=2)
+    while state.round_number == 1 and state.trick_number < 5:
+        seat = min(ENGINE.to_act(state))
+        state = ENGINE.apply(state, seat, bot.choose(state, seat))
+    state.voids[1] = ["orca"]
+    state.voids[2] = ["narwhal", "sperm_whale"]
+    for _ in range(50):
+        world = bot._world(state, 0)
+        assert sorted(all_cards(world)) == sorted(all_cards(state))
+        assert world.hands[0] == state.hands[0] and world.bonuses == state.bonuses
+        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+        for s in (1, 2):
+            assert not [c for c in world.hands[s] if CARDS[c].family in state.voids[s]]
