@@ -14,6 +14,7 @@ from app.realtime.hub import Hub
 from app.realtime.presence import HEARTBEAT, Presence
 from app.services import Services
 from app.services.bots import BotRunner
+from app.services.matches import Applied
 
 
 class Runtime:
@@ -24,7 +25,7 @@ class Runtime:
         self.services = Services(self.db, self.presence.connected)
         self.hub = Hub(self.services)
         self.broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else LocalBroker()
-        self.bots = BotRunner(self.services, self.state_changed, settings.bot_delay)
+        self.bots = BotRunner(self.services, self.played, settings.bot_delay)
         self._heartbeat: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -55,6 +56,11 @@ class Runtime:
         await self.broker.publish(room_id, {"kind": "state"})
         self.bots.kick(room_id)
 
+    async def played(self, room_id: str, applied: Applied) -> None:
+        await self.state_changed(room_id)
+        if applied.scored:
+            await self.room_changed(room_id)
+
     async def room_changed(self, room_id: str) -> None:
         await self.broker.publish(room_id, {"kind": "room"})
 
@@ -63,5 +69,6 @@ class Runtime:
         await self.room_changed(room_id)
 
     async def disconnect(self, room_id: str, seat: int) -> None:
-        await run_in_threadpool(self.presence.remove, room_id, seat)
+        # Before any await: a socket torn down by cancellation must still leave the presence count.
+        self.presence.remove(room_id, seat)
         await self.room_changed(room_id)

@@ -88,9 +88,9 @@ async def get_state(room_id: str, services: ServicesDep, token: TokenDep) -> dic
 async def post_action(
     room_id: str, body: PostAction, services: ServicesDep, runtime: RuntimeDep, token: TokenDep
 ) -> dict[str, Any]:
-    state = await run_in_threadpool(services.act, room_id, token, body.action, body.version)
-    await runtime.state_changed(room_id)
-    return state
+    applied = await run_in_threadpool(services.act, room_id, token, body.action, body.version)
+    await runtime.played(room_id, applied)
+    return applied.body()
 
 
 @router.get("/api/rooms/{room_id}/log")

@@ -88,9 +88,11 @@ async def _receive(
             conn.send(_error(message_id, "invalid_request", "version is an integer"))
             continue
         try:
-            await run_in_threadpool(runtime.services.act, room_id, token, message["action"], version)
+            applied = await run_in_threadpool(
+                runtime.services.act, room_id, token, message["action"], version
+            )
         except AppError as error:
             conn.send(_error(message_id, error.code, error.message))
             continue
         conn.send({"type": "ack", "id": message_id})
-        await runtime.state_changed(room_id)
+        await runtime.played(room_id, applied)

@@ -84,15 +84,16 @@ class Services:
             version, status = match.version, room.status
         return {seat: matches.state_body(room.game, state, version, status, seat) for seat in seats}
 
-    def act(self, room_id: str, token: str | None, action: Any, version: int | None = None) -> dict[str, Any]:
-        """Apply a player's action; the new state body of that player once it is committed."""
+    def act(
+        self, room_id: str, token: str | None, action: Any, version: int | None = None
+    ) -> matches.Applied:
+        """Apply a player's action; returns once it is committed."""
         with self.db.transaction() as session:
-            room = rooms.find_room(session, room_id)
+            rooms.find_room(session, room_id)
             seat = player_seat(session, room_id, token)
             applied = matches.apply_action(session, room_id, seat, action, version, self.cache)
         self.cache.put(applied.match_id, applied.version, applied.state)
-        status = "finished" if get_engine(room.game).result(applied.state) is not None else "playing"
-        return matches.state_body(room.game, applied.state, applied.version, status, seat)
+        return applied
 
     def log(self, room_id: str, token: str | None) -> dict[str, Any]:
         with self.db.transaction() as session:
@@ -133,7 +134,7 @@ class Services:
                     return BotTurn(room_id, match.version, seat, kind or "random")
         return None
 
-    def play_bot(self, turn: BotTurn) -> int:
+    def play_bot(self, turn: BotTurn) -> matches.Applied:
         """Choose outside any transaction (a strong bot may think a while), then apply at that version."""
         with self.db.transaction() as session:
             match = matches.current_match(session, turn.room_id)
@@ -148,4 +149,4 @@ class Services:
         with self.db.transaction() as session:
             applied = matches.apply_action(session, turn.room_id, turn.seat, action, turn.version, self.cache)
         self.cache.put(applied.match_id, applied.version, applied.state)
-        return applied.version
+        return applied

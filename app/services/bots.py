@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.errors import AppError
 from app.services import Services
+from app.services.matches import Applied
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +23,9 @@ class BotRunner:
     for, so the slower one gets stale_version and looks again.
     """
 
-    def __init__(self, services: Services, played: Callable[[str], Awaitable[None]], delay: float) -> None:
+    def __init__(
+        self, services: Services, played: Callable[[str, Applied], Awaitable[None]], delay: float
+    ) -> None:
         self._services = services
         self._played = played
         self._delay = delay
@@ -47,12 +50,12 @@ class BotRunner:
                     return
                 await asyncio.sleep(self._delay)
                 try:
-                    await run_in_threadpool(self._services.play_bot, turn)
+                    applied = await run_in_threadpool(self._services.play_bot, turn)
                 except AppError as error:
                     if error.code != "stale_version":
                         raise
                     continue
-                await self._played(room_id)
+                await self._played(room_id, applied)
         except Exception:
             log.exception("the bots of room %s stopped", room_id)
         finally:

@@ -22,11 +22,19 @@ def seed_commitment(seed: int) -> str:
 
 @dataclass(frozen=True)
 class Applied:
-    """A committed action: what the caller needs to answer and to tell the other viewers."""
+    """An applied action: what the caller needs to answer and to tell the other viewers."""
 
     match_id: int
+    game: str
+    seat: int
     version: int
     state: Any
+    # A round or the match ended, so the room body (scorepad, status) changed too.
+    scored: bool
+
+    def body(self) -> dict[str, Any]:
+        status = "finished" if get_engine(self.game).result(self.state) is not None else "playing"
+        return state_body(self.game, self.state, self.version, status, self.seat)
 
 
 def current_match(session: Session, room_id: str, *, lock: bool = False) -> Match | None:
@@ -101,7 +109,8 @@ def apply_action(
     new_round = engine.round_number(new_state)
     result = engine.result(new_state)
     values: dict[str, Any] = {"version": version, "round": new_round}
-    if new_round != match.round or result is not None:
+    scored = new_round != match.round or result is not None
+    if scored:
         session.add(
             Snapshot(match_id=match.id, version=version, round=new_round, state=engine.dump(new_state))
         )
@@ -114,7 +123,7 @@ def apply_action(
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         raise AppError("stale_version", "another action was applied first; fetch the state and retry")
-    return Applied(match.id, version, new_state)
+    return Applied(match.id, match.game, seat, version, new_state, scored)
 
 
 def state_body(game: str, state: Any, version: int, status: str, seat: int | None) -> dict[str, Any]:

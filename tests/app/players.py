@@ -92,6 +92,12 @@ class Player:
         )
         return message_id
 
+    def answer(self) -> dict[str, Any]:
+        """The next ack or error, whatever came before it."""
+        while (message := self.pump())["type"] not in ("ack", "error"):
+            pass
+        return message
+
     def reply(self, message_id: str) -> dict[str, Any]:
         while message_id not in self.replies:
             self.pump()
