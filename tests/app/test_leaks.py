@@ -1,0 +1,85 @@
+"""No message or response to a seat ever holds a card that seat may not see: a whole Mojo match."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any
+
+import jsonpatch
+from starlette.testclient import TestClient
+
+from engines.core import conformance, get_engine
+
+from .conftest import auth
+from .players import play_to_the_end
+from .test_ws import connect
+
+
+def leaked_ids(document: Any, hidden: frozenset[int]) -> set[int]:
+    return set(conformance.card_ids(document)) & hidden
+
+
+def test_no_seat_ever_sees_a_hidden_card(client: TestClient) -> None:
+    created = client.post("/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+    room_id, host = created["room_id"], created["token"]
+    tokens = [host] + [
+        client.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"]
+        for name in ("Bo", "Cy")
+    ]
+    client.post(f"/api/rooms/{room_id}/bots", headers=auth(host))
+    responses: list[tuple[int | None, dict[str, Any]]] = []
+    with ExitStack() as stack:
+        players = [connect(stack, client, room_id, token, seat) for seat, token in enumerate(tokens)]
+        watcher = connect(stack, client, room_id, None, None)
+        client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+
+        def public() -> dict[str, Any]:
+            # Every poll also records what each seat is answered over HTTP at that moment.
+            for seat, token in enumerate(tokens):
+                responses.append(
+                    (seat, client.get(f"/api/rooms/{room_id}/state", headers=auth(token)).json())
+                )
+            state: dict[str, Any] = client.get(f"/api/rooms/{room_id}/state").json()
+            responses.append((None, state))
+            return state
+
+        play_to_the_end(players, public, seed=11)
+        everyone = [*players, watcher]
+        final = public()
+        for player in everyone:
+            player.sync(final["version"])
+
+    log = client.get(f"/api/rooms/{room_id}/log").json()
+    engine = get_engine("mojo")
+    state = engine.setup(log["players"], log["seed"], engine.spec.parse_options(log["options"]))
+    states = {1: state}
+    for entry in log["entries"]:
+        state = engine.apply(state, entry["seat"], entry["action"])
+        states[entry["seq"] + 1] = state
+    assert engine.result(state) is not None and max(states) == final["version"]
+
+    def hidden(version: int, seat: int | None) -> frozenset[int]:
+        return engine.hidden_ids(states[version], seat) if version in states else frozenset()
+
+    checked = 0
+    for player in everyone:
+        body: dict[str, Any] = {}
+        for message in player.messages:
+            if message["type"] == "snapshot":
+                body = message["state"]
+            elif message["type"] == "patch":
+                secret = hidden(message["version"], player.seat)
+                for op in message["ops"]:
+                    assert not leaked_ids(op.get("value"), secret), op
+                    if op["path"].endswith("/id"):
+                        assert op["value"] not in secret, op
+                body = jsonpatch.apply_patch(body, message["ops"])
+            else:
+                continue
+            assert not leaked_ids(body, hidden(body["version"], player.seat)), (player.seat, body["version"])
+            checked += 1
+        assert body == player.body
+    for seat, response in responses:
+        assert not leaked_ids(response, hidden(response["version"], seat))
+        checked += 1
+    assert checked > 4 * len(log["entries"])
