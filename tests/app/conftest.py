@@ -123,14 +123,14 @@ class Server:
 
     def start(self) -> Server:
         env = {**os.environ, "MOTABLE_BOT_DELAY": "0", **self._env}
-        log = self._log_path.open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        with self._log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self._log_path.read_text()
