@@ -13,7 +13,8 @@ def play_match(game: str, players: int, seed: int, strong_seat: int) -> list[int
     engine = get_engine(game)
     bots = get_bots(game)
     seats: list[Any] = [
-        (bots["strong"] if s == strong_seat else bots["random"])(engine, seed * 31 + s) for s in range(players)
+        (bots["strong"] if s == strong_seat else bots["random"])(engine, seed * 31 + s)
+        for s in range(players)
     ]
     state = engine.setup(players, seed, engine.spec.parse_options({}))
     while acting := engine.to_act(state):
