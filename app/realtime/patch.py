@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 Op = dict[str, Any]
+
+# How many items a list may lose from its front and still patch as a shift rather than item by item.
+MAX_DROPPED = 4
 
 
 def _escape(key: str) -> str:
@@ -20,13 +22,12 @@ def diff(old: Any, new: Any) -> list[Op]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    # Python's == holds True == 1 == 1.0, which JSON (and the browser) tell apart. For containers the
-    # C-speed == filters first and the C-speed encoder settles the rare types-only difference.
+    # Containers compare with C-speed ==, which is what keeps the diff fast; it also holds True == 1,
+    # so a bool standing where an equal number stood inside an unchanged container goes unpatched
+    # (engine views keep each field's type). A leaf that changes type is always replaced.
     if type(a) is not type(b) or a != b:
         return False
-    if isinstance(a, dict | list):
-        return json.dumps(a) == json.dumps(b)
-    # 0.0 == -0.0 too, yet they are different JSON numbers.
+    # 0.0 == -0.0, yet they are different JSON numbers.
     return type(a) is not float or repr(a) == repr(b)
 
 
@@ -49,16 +50,23 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
 
 
 def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
-    shared = min(len(old), len(new))
-    if len(new) > len(old) and all(_same(old[i], new[i]) for i in range(shared)):
-        ops.extend({"op": "add", "path": f"{path}/-", "value": item} for item in new[shared:])
+    # A list that only grew at the end, or dropped a few items from its front first (a sliding window
+    # such as an event log), patches as removes at the front plus appends.
+    for dropped in range(min(len(old), MAX_DROPPED + 1)):
+        kept = len(old) - dropped
+        if kept <= len(new) and _same(old[dropped:], new[:kept]):
+            ops.extend({"op": "remove", "path": f"{path}/0"} for _ in range(dropped))
+            ops.extend({"op": "add", "path": f"{path}/-", "value": item} for item in new[kept:])
+            return
+    if not old:
+        ops.extend({"op": "add", "path": f"{path}/-", "value": item} for item in new)
         return
-    if len(new) < len(old) and all(_same(old[i], new[i]) for i in range(shared)):
+    if len(new) < len(old) and _same(old[: len(new)], new):
         # Remove from the end so the earlier indices stay valid while the patch applies.
-        ops.extend({"op": "remove", "path": f"{path}/{i}"} for i in range(len(old) - 1, shared - 1, -1))
+        ops.extend({"op": "remove", "path": f"{path}/{i}"} for i in range(len(old) - 1, len(new) - 1, -1))
         return
     if len(old) == len(new):
-        for i in range(shared):
-            _diff(old[i], new[i], f"{path}/{i}", ops)
+        for i, (was, now) in enumerate(zip(old, new, strict=True)):
+            _diff(was, now, f"{path}/{i}", ops)
         return
     ops.append({"op": "replace", "path": path, "value": new})
