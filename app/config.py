@@ -22,6 +22,9 @@ class Settings:
     bot_delay: float = 0.8
     max_body_bytes: int = 64 * 1024
     max_ws_message_bytes: int = 64 * 1024
+    # Far above any person's pace; 0 turns limiting off.
+    rate_per_second: float = 20.0
+    rate_burst: int = 120
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -33,4 +36,6 @@ class Settings:
             bot_delay=float(env.get("MOTABLE_BOT_DELAY", defaults.bot_delay)),
             max_body_bytes=int(env.get("MOTABLE_MAX_BODY_BYTES", defaults.max_body_bytes)),
             max_ws_message_bytes=int(env.get("MOTABLE_MAX_WS_MESSAGE_BYTES", defaults.max_ws_message_bytes)),
+            rate_per_second=float(env.get("MOTABLE_RATE_PER_SECOND", defaults.rate_per_second)),
+            rate_burst=int(env.get("MOTABLE_RATE_BURST", defaults.rate_burst)),
         )

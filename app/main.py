@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
+from app.ratelimit import Buckets, RateLimit
 from app.routes import api, pages, ws
 from app.runtime import Runtime
 
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for exc_type, handler in handlers.items():
         app.add_exception_handler(exc_type, handler)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RateLimit, buckets=Buckets(settings.rate_per_second, settings.rate_burst))
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(ws.router)

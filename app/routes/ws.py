@@ -11,6 +11,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from app.errors import AppError
+from app.ratelimit import Buckets
 from app.realtime.hub import Connection
 from app.runtime import Runtime
 
@@ -61,6 +62,8 @@ async def _receive(
     websocket: WebSocket, runtime: Runtime, room_id: str, token: str | None, conn: Connection
 ) -> None:
     limit = runtime.settings.max_ws_message_bytes
+    # One bucket per socket: a flood from one tab cannot starve the room.
+    buckets = Buckets(runtime.settings.rate_per_second, runtime.settings.rate_burst)
     while True:
         frame = await websocket.receive()
         if frame["type"] == "websocket.disconnect":
@@ -68,6 +71,9 @@ async def _receive(
         raw: bytes = frame["bytes"] if frame.get("bytes") is not None else (frame.get("text") or "").encode()
         if len(raw) > limit:
             conn.send(_error(None, "too_large", f"a message may be at most {limit} bytes"))
+            continue
+        if not buckets.allow("socket"):
+            conn.send(_error(None, "rate_limited", "too many messages; slow down and retry"))
             continue
         try:
             message = json.loads(raw)
