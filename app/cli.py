@@ -38,6 +38,8 @@ def migrate(_args: argparse.Namespace) -> int:
 
 
 def verify(args: argparse.Namespace) -> int:
+    if args.server:
+        return _verify_remote(args.server.rstrip("/"), args.room_id)
     from app.db import Database
     from app.services import Services
 
@@ -53,6 +55,27 @@ def verify(args: argparse.Namespace) -> int:
     print(
         f"OK room {args.room_id}: sha256(seed) matches the commitment and the log replays to the stored state"
     )
+    return 0
+
+
+def _verify_remote(server: str, room_id: str) -> int:
+    """Anyone can run this: it needs only the public endpoints, not the database."""
+    import httpx
+
+    from app.fairness import check_public_log
+
+    with httpx.Client(base_url=server, timeout=30) as http:
+        bodies = [http.get(f"/api/rooms/{room_id}{path}") for path in ("", "/log", "/state")]
+    for body in bodies:
+        if body.status_code != 200:
+            print(f"FAIL {body.request.url} answered {body.status_code}")
+            return 1
+    problems = check_public_log(*(b.json() for b in bodies))
+    for problem in problems:
+        print(f"FAIL {problem}")
+    if problems:
+        return 1
+    print(f"OK room {room_id}: sha256(seed) matches the commitment and the public log replays to the result")
     return 0
 
 
@@ -103,6 +126,7 @@ def parser() -> argparse.ArgumentParser:
 
     sub = command("verify", verify, "replay a finished match from its revealed seed and check it")
     sub.add_argument("room_id")
+    sub.add_argument("--server", help="check through a server's public API (e.g. http://host:8000) instead")
 
     sub = command("simulate", simulate, "play bot-vs-bot matches and print the results")
     sub.add_argument("game")

@@ -58,3 +58,23 @@ def test_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("seed 4: winners") and out[1].startswith("seed 5: winners")
     assert out[2].startswith("wins per seat: 0:")
+
+
+def test_public_log_alone_proves_a_fair_deal(client: TestClient) -> None:
+    """The documented outside check: commitment + replay from GET /log, no database access."""
+    from app.fairness import check_public_log
+
+    room_id = finished_match(client)
+    bodies = [client.get(f"/api/rooms/{room_id}{path}").json() for path in ("", "/log", "/state")]
+    assert check_public_log(*bodies) == []
+    room, log, state = bodies
+    tampered = {**log, "seed": log["seed"] + 1}
+    assert any("commitment" in p for p in check_public_log(room, tampered, state))
+    wrong_score = {
+        **room,
+        "scorepad": {**room["scorepad"], "totals": [t + 1 for t in room["scorepad"]["totals"]]},
+    }
+    assert any("score pad" in p for p in check_public_log(wrong_score, log, state))
+    playing, _ = started_room(client)
+    unfinished = [client.get(f"/api/rooms/{playing}{path}").json() for path in ("", "/log", "/state")]
+    assert check_public_log(*unfinished) == ["the match is not finished, so its seed is not revealed yet"]
