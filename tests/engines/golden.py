@@ -14,11 +14,17 @@ from engines.core import get_bots, get_engine
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
-# name -> (game, players, seed, options); bots pick the actions, so the list is realistic play.
+EVERY = 40  # actions between two stored positions
+
+# name -> (game, players, seed, options). Strong and random bots alternate seats, so the
+# actions are realistic play and still reach the rarer moves (chains, bonuses, leader choices).
 CASES: dict[str, tuple[str, int, int, dict[str, Any]]] = {
     "mojo-3p": ("mojo", 3, 2024, {"target": 30}),
     "mojo-2p-double-discard": ("mojo", 2, 77, {"double_discard": True, "target": 25}),
     "mojo-5p": ("mojo", 5, 5, {"target": 40, "first_seat": 3}),
+    "moby-trick-2p": ("moby-trick", 2, 11, {}),
+    "moby-trick-3p": ("moby-trick", 3, 2024, {"target": 30}),
+    "moby-trick-4p-first-player-2": ("moby-trick", 4, 5, {"target": 20, "first_player": 2}),
 }
 
 
@@ -46,7 +52,7 @@ def record(name: str) -> dict[str, Any]:
         action = seats[seat].choose(state, seat)
         state = engine.apply(state, seat, action)
         actions.append([seat, action])
-        if len(actions) % 25 == 0:
+        if len(actions) % EVERY == 0:
             checkpoints[str(len(actions))] = snapshot(engine, state, players)
     checkpoints[str(len(actions))] = snapshot(engine, state, players)
     result = engine.result(state)
