@@ -288,18 +288,20 @@ export class RoomConnection {
       }
       case "patch": {
         if (this.state === null) return;
-        const previous = structuredClone(this.state);
+        const previous = this.state;
+        let next;
         try {
-          this.state = applyPatch(this.state, message.ops);
+          // Patch a copy: every state handed out stays as it was, so renderers may keep references.
+          next = applyPatch(structuredClone(previous), message.ops);
         } catch (error) {
           // A patch that does not fit means we missed something: start over.
           console.warn("patch did not apply, resyncing", error);
-          this.state = previous;
           this.resync();
           return;
         }
+        this.state = next;
         this.version = message.version;
-        this.emit("state", this.state, previous);
+        this.emit("state", next, previous);
         break;
       }
       case "room":

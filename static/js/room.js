@@ -19,6 +19,7 @@ const page = {
   myTurn: false,
   roomRefresh: null,
   rematchUrl: null,
+  joinReason: null,
 };
 
 // ---------------------------------------------------------------------------
@@ -127,12 +128,19 @@ function freeSeatCount() {
   return game.max_players - page.room.seats.length;
 }
 
-function showJoin(reason) {
+function joinIntro() {
+  const names = page.room.seats.map((s) => s.name);
+  return (
+    page.joinReason ||
+    `${listWords(names)} ${names.length === 1 ? "is" : "are"} waiting to play ${gameTitle()}. Take a seat, or just watch.`
+  );
+}
+
+function showJoin() {
   $("join-panel").hidden = false;
   $("waiting-panel").hidden = true;
   $("game-panel").hidden = true;
-  $("join-intro").textContent =
-    reason || `${listWords(page.room.seats.map((s) => s.name))} ${page.room.seats.length === 1 ? "is" : "are"} waiting to play ${gameTitle()}.`;
+  $("join-intro").textContent = joinIntro();
   const input = $("join-name");
   input.value ||= playerName.get();
   input.focus();
@@ -152,6 +160,7 @@ async function join(event) {
     playerName.set(name);
     seats.save(roomId, { seat: body.seat, token: body.token, name, game: page.room.game });
     page.seat = seats.get(roomId);
+    page.joinReason = null;
     showError("join-error", null);
     $("join-panel").hidden = true;
     startLive();
@@ -167,7 +176,7 @@ async function join(event) {
 
 function watch() {
   $("join-panel").hidden = true;
-  startLive();
+  render();
 }
 
 // ---------------------------------------------------------------------------
@@ -184,8 +193,9 @@ function startLive() {
       // The server no longer knows this token (database reset, or a different server).
       seats.forget(roomId);
       page.seat = null;
-      connection.close();
-      showJoin("This browser's seat is not recognised by the server any more. Join again, or watch.");
+      page.joinReason = "This browser's seat is not recognised by the server any more. Join again, or watch.";
+      startLive();
+      showJoin();
     }
   });
   connection.on("state", (state, previous) => onState(state, previous));
@@ -219,6 +229,8 @@ function setRoom(room) {
 
 function onState(state, previous) {
   page.state = state;
+  // Exposed for tests and debugging: which state version this page shows.
+  document.body.dataset.version = String(state.version);
   const roundNow = state.view?.round;
   const roundBefore = previous?.view?.round;
   if (
@@ -273,7 +285,15 @@ function render() {
   $("room-sub").textContent = `${statusWords[room.status] || room.status} · ${who}`;
   document.body.dataset.status = room.status;
 
-  if (!$("join-panel").hidden) return;
+  if (!$("join-panel").hidden) {
+    if (room.status === "waiting") {
+      $("join-intro").textContent = joinIntro();
+      return;
+    }
+    // The game began while this visitor was still deciding: watch it.
+    $("join-panel").hidden = true;
+    announce("The game has started; you are watching.");
+  }
   if (!page.connection) return;
   $("waiting-panel").hidden = playing;
   $("game-panel").hidden = !playing;
@@ -366,7 +386,7 @@ async function renderGame() {
     });
   }
   if (page.state && page.renderer) page.renderer.update(page.state, room);
-  renderScorepad($("scorepad"), room, page.state, seatName);
+  renderScorepad($("scorepad"), room, page.state, seatName, { higherWins: Boolean(page.renderer?.higherWins) });
   renderGameOver();
   const turnMark = page.myTurn ? "● Your turn · " : "";
   document.title = `${turnMark}${gameTitle()} · Motable`;
@@ -467,7 +487,8 @@ async function init() {
   if (page.seat || wantsToWatch) {
     startLive();
   } else if (page.room.status === "waiting" && freeSeatCount() > 0) {
-    render();
+    // Watch live while deciding, so the seat list is current and a start is noticed.
+    startLive();
     showJoin();
   } else {
     startLive();

@@ -115,17 +115,18 @@ function legendSwatch(seat) {
   return root;
 }
 
-/** Render `room.scorepad` into `container`: a table and a line chart. */
-export function renderScorepad(container, room, state, seatName) {
+/** Render `room.scorepad` into `container`: a table and a line chart. The lowest total is
+ * marked as leading unless the game's renderer says `higherWins`. */
+export function renderScorepad(container, room, state, seatName, { higherWins = false } = {}) {
   const pad = room.scorepad || { rounds: [], totals: [] };
   const seatCount = room.seats.length;
-  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners]);
+  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners, higherWins]);
   if (container.dataset.key === key) return;
   container.dataset.key = key;
   const names = room.seats.map((s) => seatName(s.seat));
   const winners = new Set(state?.result?.winners || []);
   const totals = pad.totals.length ? pad.totals : new Array(seatCount).fill(0);
-  const best = Math.min(...totals);
+  const best = higherWins ? Math.max(...totals) : Math.min(...totals);
   const target = room.options?.target ?? state?.view?.target ?? null;
 
   const head = h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((name, seat) => h("th", { scope: "col" }, legendSwatch(seat), " ", name)));

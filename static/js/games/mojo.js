@@ -354,11 +354,12 @@ export function mount(root, ctx) {
       let node = handNodes.get(card.id);
       if (!node) {
         node = cardFace(card, { tag: "button", attrs: { "data-card-id": card.id } });
+        const id = card.id;
         node.addEventListener("click", () => {
-          const actions = currentLegal.plays.get(card.id) || [];
+          const actions = currentLegal.plays.get(id) || [];
           if (actions.length === 1) send(actions[0]);
           else if (actions.length > 1) {
-            selected = selected === card.id ? null : card.id;
+            selected = selected === id ? null : id;
             update(lastState, lastRoom);
           }
         });
@@ -467,7 +468,7 @@ export function mount(root, ctx) {
   }
 
   function update(state, room) {
-    // The connection patches one state object in place, so compare versions, not objects.
+    // A new version means the server has answered the move in flight.
     if (state.version !== lastVersion) {
       lastVersion = state.version;
       busy = false;
@@ -508,7 +509,7 @@ export function mount(root, ctx) {
       const line = describeEvents([roundEnd], name, view.discard_piles.length)[0];
       ctx.announce(line.text);
     }
-    previous = structuredClone(state);
+    previous = state;
   }
 
   return {

@@ -1,0 +1,64 @@
+"""Fixtures for the real-browser tests: a live `motable serve` process and Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from .support import Server, free_port
+
+CHROMIUM = os.environ.get("MOTABLE_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("motable-browser")
+    live = Server(f"sqlite:///{folder / 'motable.db'}", free_port(), folder / "server.log")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    # Debian's own Chromium: `playwright install` cannot download browsers here.
+    return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+@pytest.fixture
+def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Pages in separate browser contexts, so each is a different person with its own storage."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+    trails: list[deque[str]] = []
+
+    def make(width: int = 1280, height: int = 900) -> Page:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        trail = deque(maxlen=40)
+        trails.append(trail)
+        page.on("console", lambda message: trail.append(f"console {message.type}: {message.text}"))
+        page.on(
+            "websocket",
+            lambda socket: (
+                socket.on("framesent", lambda frame: trail.append(f"sent {str(frame)[:200]}")),
+                socket.on("framereceived", lambda frame: trail.append(f"received {str(frame)[:200]}")),
+            ),
+        )
+        return page
+
+    yield make
+    # Shown by pytest only when the test failed: the last messages each page saw.
+    for number, trail in enumerate(trails):
+        print(f"--- page {number}", *trail, sep="\n")
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -1,0 +1,224 @@
+"""Helpers for the real-browser tests: a live `motable serve` process, clicking through moves, frame logs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonpatch
+from playwright.sync_api import Page, WebSocket
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+# Whatever the page offers the player now: a playable card, a face-down card to
+# reveal, or a draw pile to draw from. Legal moves only, by construction.
+MOVE = (
+    "#hand button.card.is-legal:not([disabled]), "
+    ".my-facedown button.card.is-legal, "
+    "button[data-action=draw-deck]"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """A `motable serve` subprocess that a test may kill and start again on the same port and database."""
+
+    def __init__(self, database_url: str, port: int, log_path: Path) -> None:
+        self.database_url = database_url
+        self.port = port
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "MOTABLE_BOT_DELAY": "0.05",
+        }
+        env.pop("REDIS_URL", None)
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve", "--port", str(self.port)],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"motable serve exited early; see {self.log_path}")
+            try:
+                if httpx.get(f"{self.base_url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"motable serve did not answer /healthz; see {self.log_path}")
+
+    def kill(self) -> None:
+        """Stop the process abruptly, as a crash or a redeploy would."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+def shoot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+
+
+def create_room(page: Page, base_url: str, name: str, target: int = 10) -> str:
+    """Create a Mojo room through the lobby form; returns the share URL."""
+    page.goto(base_url + "/")
+    page.fill("#player-name", name)
+    page.check('input[name="game"][value="mojo"]')
+    page.fill("#opt-target", str(target))
+    page.click("#create-button")
+    page.wait_for_url("**/r/**")
+    page.wait_for_selector("#waiting-panel:not([hidden])")
+    return page.url
+
+
+def join_room(page: Page, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    page.wait_for_selector("#waiting-panel:not([hidden])")
+
+
+def add_bot_and_start(host: Page, seats_before_bot: int) -> None:
+    host.click("#bot-button")
+    host.wait_for_function(
+        "n => document.querySelectorAll('#seat-list .seat-item:not(.is-empty)').length === n",
+        arg=seats_before_bot + 1,
+    )
+    host.click("#start-button")
+
+
+def hand_ids(page: Page) -> list[int]:
+    ids = page.eval_on_selector_all("#hand [data-card-id]", "nodes => nodes.map(n => n.dataset.cardId)")
+    return [int(i) for i in ids]
+
+
+def version(page: Page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.version ?? -1)"))
+
+
+def is_my_turn(page: Page) -> bool:
+    return page.locator(".mojo-mine.is-current").count() > 0
+
+
+def game_over(page: Page) -> bool:
+    return page.locator("#game-over:not([hidden])").count() > 0
+
+
+def play_one(page: Page) -> bool:
+    """Click one legal move if it is this page's turn; True if a move was sent."""
+    if not is_my_turn(page):
+        return False
+    before = version(page)
+    moves = page.locator(MOVE)
+    if moves.count() == 0:
+        return False
+    target = moves.first
+    described = target.evaluate("n => n.outerHTML.slice(0, 160)")
+    target.click()
+    # The move is done once the page shows a newer state.
+    try:
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    except PlaywrightTimeout as error:
+        said = page.inner_text("#announcer")
+        raise AssertionError(f"{described} sent no move from version {before}; page said {said!r}") from error
+    return True
+
+
+def play_until(
+    pages: list[Page],
+    done: Callable[[], bool],
+    *,
+    seconds: float = 120,
+    before_move: Callable[[Page], None] | None = None,
+) -> int:
+    """Click legal moves on whichever page is to act until `done()`; returns the moves made."""
+    moves = 0
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the match did not finish in time"
+        acted = False
+        for page in pages:
+            if is_my_turn(page) and page.locator(MOVE).count():
+                if before_move:
+                    before_move(page)
+                acted = play_one(page) or acted
+                moves += acted
+        if not acted:
+            time.sleep(0.05)
+    return moves
+
+
+class FrameLog:
+    """Every state body a page's WebSocket frames add up to, one per snapshot or patch."""
+
+    def __init__(self, page: Page) -> None:
+        self.states: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        page.on("websocket", self._attach)
+
+    def _attach(self, socket: WebSocket) -> None:
+        socket.on("framereceived", self._received)
+
+    def _received(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message["type"] == "snapshot":
+            self.state = message["state"]
+        elif message["type"] == "patch" and self.state is not None:
+            self.state = jsonpatch.apply_patch(self.state, message["ops"])
+        else:
+            return
+        self.states.append(self.state)
+
+
+def card_ids(value: Any) -> set[int]:
+    """Ids of every card object (a dict with an "id") anywhere inside `value`."""
+    found: set[int] = set()
+    if isinstance(value, dict):
+        if isinstance(value.get("id"), int):
+            found.add(value["id"])
+        for item in value.values():
+            found |= card_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= card_ids(item)
+    return found
