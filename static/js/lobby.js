@@ -150,7 +150,8 @@ function roomItem(entry, room, state) {
   if (!room) detail = "no longer on this server";
   else if (room.status === "finished" && state?.result) {
     const won = state.result.winners.includes(entry.seat);
-    detail = `${won ? "you won" : "finished"} · ${room.scorepad?.totals?.join(" / ") ?? ""}`;
+    const scores = state.result.scores.map((score, seat) => `${room.seats[seat]?.name ?? seat + 1} ${score}`);
+    detail = `${won ? "you won" : "finished"} · ${scores.join(", ")}`;
   } else detail = STATUS_WORDS[room.status] || room.status;
   return h(
     "li",

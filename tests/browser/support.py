@@ -26,7 +26,8 @@ SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 MOVE = (
     "#hand button.card.is-legal:not([disabled]), "
     ".my-facedown button.card.is-legal, "
-    "button[data-action=draw-deck]"
+    "button[data-action=draw-deck], "
+    "button[data-action=draw-pile]"
 )
 
 
@@ -96,15 +97,17 @@ def shoot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     width = page.viewport_size["width"] if page.viewport_size else 0
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True, animations="disabled")
 
 
-def create_room(page: Page, base_url: str, name: str, target: int = 10) -> str:
+def create_room(page: Page, base_url: str, name: str, target: int = 10, double_discard: bool = False) -> str:
     """Create a Mojo room through the lobby form; returns the share URL."""
     page.goto(base_url + "/")
     page.fill("#player-name", name)
     page.check('input[name="game"][value="mojo"]')
     page.fill("#opt-target", str(target))
+    if double_discard:
+        page.check("#opt-double_discard")
     page.click("#create-button")
     page.wait_for_url("**/r/**")
     page.wait_for_selector("#waiting-panel:not([hidden])")
@@ -155,6 +158,10 @@ def play_one(page: Page) -> bool:
     target = moves.first
     described = target.evaluate("n => n.outerHTML.slice(0, 160)")
     target.click()
+    # Double discard: the first card of a turn also needs its pile.
+    pile = page.locator("button[data-action=play-on-pile]")
+    if version(page) == before and pile.count():
+        pile.first.click()
     # The move is done once the page shows a newer state.
     try:
         page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)

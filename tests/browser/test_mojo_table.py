@@ -174,6 +174,22 @@ def test_a_spectator_watches_without_ever_seeing_a_hand(
     expect(watcher.locator("#room-sub")).to_contain_text("You are watching")
 
 
+def test_double_discard_variant_plays_to_the_end(server: Server, new_player: Callable[..., Page]) -> None:
+    ann = new_player()
+    create_room(ann, server.base_url, "Ann", double_discard=True)
+    add_bot_and_start(ann, seats_before_bot=1)
+    wait_for_turn(ann)
+    expect(ann.locator(".discard-pile")).to_have_count(2)
+    # The first card of a turn asks for a pile before anything is sent.
+    before = version(ann)
+    ann.locator(MOVE).first.click()
+    expect(ann.locator("button[data-action=play-on-pile]")).to_have_count(2)
+    assert version(ann) == before
+    ann.locator("button[data-action=play-on-pile]").first.click()
+    ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    play_until([ann], lambda: game_over(ann))
+
+
 @pytest.mark.parametrize("width", [375, 1280])
 def test_every_page_renders_at_phone_and_desktop_width(
     server: Server, new_player: Callable[..., Page], width: int
