@@ -403,7 +403,7 @@ function renderGameOver() {
   const youWon = page.seat && result.winners.includes(page.seat.seat);
   const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
   const isHost = page.seat && page.seat.seat === page.room.host_seat;
-  const rematch = page.room.rematch_url || page.rematchUrl;
+  const rematch = page.rematchUrl;
   const key = JSON.stringify([result, isHost, rematch]);
   if (panel.dataset.key === key) return;
   panel.dataset.key = key;
@@ -418,14 +418,39 @@ function renderGameOver() {
       result.scores.map((score, seat) => `${seatName(seat)} ${score}`).join(" · "),
     ),
     rematch
-      ? h("p", {}, h("a", { class: "button button-primary", href: rematch }, "Go to the rematch"))
+      ? h(
+          "div",
+          { class: "rematch" },
+          h("p", {}, h("a", { class: "button button-primary", href: rematch }, "Go to the rematch")),
+          h(
+            "div",
+            { class: "share-row" },
+            h("input", { class: "share-url", value: new URL(rematch, location.href).href, readonly: true, "aria-label": "Rematch link" }),
+            h("button", { class: "button", type: "button", onclick: copyFrom }, "Copy"),
+          ),
+          isHost ? h("p", { class: "muted small" }, "Send the others this link so they can join the rematch.") : null,
+        )
       : isHost
         ? h("button", { class: "button button-primary", type: "button", onclick: rematchRoom }, "Rematch")
-        : h("p", { class: "muted" }, "The host can start a rematch; its link will appear here."),
-    page.rematchUrl
-      ? h("p", { class: "muted small" }, "Send the others this link: ", h("a", { href: page.rematchUrl }, new URL(page.rematchUrl, location.href).href))
-      : null,
+        : h("p", { class: "muted" }, `Want a rematch? ${seatName(page.room.host_seat)} can start one and send you the link.`),
   );
+}
+
+/** Copy the link in the input next to the clicked button. */
+async function copyFrom(event) {
+  const button = event.currentTarget;
+  const input = button.parentElement.querySelector("input");
+  const label = button.textContent;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied!";
+  } catch {
+    input.select();
+    button.textContent = "Press Ctrl+C";
+  }
+  setTimeout(() => {
+    button.textContent = label;
+  }, 1800);
 }
 
 async function rematchRoom(event) {
@@ -436,7 +461,7 @@ async function rematchRoom(event) {
     });
     seats.save(body.room_id, { seat: body.seat, token: body.token, name: page.seat.name, game: page.room.game });
     page.rematchUrl = body.join_url;
-    location.assign(body.join_url);
+    renderGameOver();
   } catch (error) {
     event.target.disabled = false;
     announce(error.message);
@@ -454,19 +479,7 @@ async function init() {
   $("bot-button").addEventListener("click", (e) => hostAction("bots", e.currentTarget));
   $("start-button").addEventListener("click", (e) => hostAction("start", e.currentTarget));
   for (const button of document.querySelectorAll("#copy-button, .copy-again")) {
-    button.addEventListener("click", async () => {
-      const url = $("share-url").value;
-      try {
-        await navigator.clipboard.writeText(url);
-        button.textContent = "Copied!";
-      } catch {
-        $("share-url").select();
-        button.textContent = "Press Ctrl+C";
-      }
-      setTimeout(() => {
-        button.textContent = button.id === "copy-button" ? "Copy link" : "Copy";
-      }, 1800);
-    });
+    button.addEventListener("click", copyFrom);
   }
 
   try {

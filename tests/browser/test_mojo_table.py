@@ -69,11 +69,13 @@ def test_two_friends_and_a_bot_play_a_whole_match(server: Server, new_player: Ca
     winner_words = ["You" if seat == 0 else names[seat] for seat in state["result"]["winners"]]
     for word in winner_words:
         expect(ann.locator("#game-over h2")).to_contain_text(word)
-    expect(bo.locator("#game-over")).to_contain_text("The host can start a rematch")
+    expect(bo.locator("#game-over")).to_contain_text("Ann can start one")
 
-    # Rematch: a new room, same game and options, with the same host.
+    # Rematch: a new room, same game and options, with the same host, and a link to pass on.
     ann.get_by_role("button", name="Rematch").click()
-    ann.wait_for_url(lambda new: new != url and "/r/" in new)
+    rematch_url = ann.get_by_label("Rematch link").input_value()
+    ann.get_by_role("link", name="Go to the rematch").click()
+    ann.wait_for_url(rematch_url)
     expect(ann.locator("#host-tools")).to_be_visible()
     rematch = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(ann.url)}").json()
     assert rematch["options"] == room["options"]
