@@ -98,6 +98,7 @@ function showConnection(status, detail) {
   const pill = $("conn-pill");
   const banner = $("conn-banner");
   pill.dataset.state = status;
+  document.body.dataset.conn = status;
   const words = {
     connecting: "Connecting",
     open: page.seat ? "Live" : "Watching live",
