@@ -2,11 +2,12 @@
 
 from .bots import Bot, RandomBot
 from .errors import EngineError, GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn
-from .protocol import Action, Engine, GameSpec, Options, Result, Scorepad
+from .protocol import SEAT_WIDGET, Action, Engine, GameSpec, Options, Result, Scorepad
 from .registry import all_engines, game_ids, get_bots, get_engine
 from .rng import Rng
 
 __all__ = [
+    "SEAT_WIDGET",
     "Action",
     "Bot",
     "Engine",

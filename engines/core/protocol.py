@@ -16,6 +16,10 @@ Action = dict[str, Any]
 S = TypeVar("S")
 
 
+SEAT_WIDGET: dict[str, Any] = {"x-motable-widget": "seat"}
+"""Schema hint for an integer option naming a seat: clients offer player positions, not numbers."""
+
+
 class Options(BaseModel):
     """Base of every game's options (variants); unknown keys are refused."""
 

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from engines.core import (
+    SEAT_WIDGET,
     Action,
     Engine,
     GameSpec,
@@ -35,8 +36,21 @@ NO_CARD = -1
 
 
 class MobyTrickOptions(Options):
-    target: int = Field(30, ge=1, le=300, description="Points that end the game at the end of a round.")
-    first_player: int = Field(0, ge=0, le=3, description="Seat that leads the first trick of the game.")
+    target: int = Field(
+        30,
+        ge=1,
+        le=300,
+        title="Play to",
+        description="The game ends after the round in which a total reaches this.",
+    )
+    first_player: int = Field(
+        0,
+        ge=0,
+        le=3,
+        title="Who starts",
+        description="The player who last saw a whale leads the first trick.",
+        json_schema_extra=SEAT_WIDGET,
+    )
 
 
 @dataclass

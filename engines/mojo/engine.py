@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import Field
 
-from engines.core import Action, Engine, GameSpec, InvalidOptions, Options, Result, Rng, Scorepad
+from engines.core import SEAT_WIDGET, Action, Engine, GameSpec, InvalidOptions, Options, Result, Rng, Scorepad
 
 from .cards import DECK, Card
 
@@ -24,9 +24,22 @@ DIRECTION = {ZERO: 1, PLUS10: -1}
 
 
 class MojoOptions(Options):
-    target: int = Field(50, ge=1, le=1000, description="The game ends when a total reaches this score.")
-    double_discard: bool = Field(False, description="Double Discard Piles variant.")
-    first_seat: int = Field(0, ge=0, le=7, description="Seat that starts the first round (the youngest).")
+    target: int = Field(
+        50, ge=1, le=1000, title="Play to", description="The game ends when a total reaches this score."
+    )
+    double_discard: bool = Field(
+        False,
+        title="Double discard piles",
+        description="Two discard piles: play on either, draw from the other one instead of the deck.",
+    )
+    first_seat: int = Field(
+        0,
+        ge=0,
+        le=7,
+        title="Who starts",
+        description="The youngest player starts the first round.",
+        json_schema_extra=SEAT_WIDGET,
+    )
 
 
 @dataclass

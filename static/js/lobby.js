@@ -25,6 +25,10 @@ function resolve(schema, node) {
   return node;
 }
 
+function ordinal(seat) {
+  return ["", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"][seat] || `${seat + 1}th`;
+}
+
 // One input per option, chosen by the schema's type; the server validates again.
 function optionField(schema, key, raw) {
   const prop = resolve(schema, raw) || {};
@@ -38,6 +42,24 @@ function optionField(schema, key, raw) {
       { class: "field field-check", for: id },
       h("input", { id, type: "checkbox", name: key, "data-kind": "boolean", checked: prop.default === true }),
       h("span", {}, label, help),
+    );
+  }
+  if (prop["x-motable-widget"] === "seat") {
+    // Seats are numbered from 0 in the API; people think of the order they joined in.
+    const last = prop.maximum ?? 7;
+    const seatNames = Array.from({ length: last + 1 }, (_, seat) =>
+      seat === 0 ? "You (the host)" : `Player ${seat + 1} (joins ${ordinal(seat)})`,
+    );
+    return h(
+      "label",
+      { class: "field", for: id },
+      h("span", {}, label),
+      h(
+        "select",
+        { id, name: key, "data-kind": "number" },
+        seatNames.map((name, seat) => h("option", { value: String(seat), selected: seat === (prop.default ?? 0) }, name)),
+      ),
+      help,
     );
   }
   if (choices.length) {
