@@ -48,6 +48,8 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(16), default="waiting")
     host_seat: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Set once the first player asks for a rematch; everyone else is sent to the same room.
+    rematch_id: Mapped[str | None] = mapped_column(String(32), default=None)
 
 
 class Seat(Base):

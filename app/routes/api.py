@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from app.deps import RuntimeDep, ServicesDep, TokenDep
@@ -34,16 +34,38 @@ async def list_games() -> list[dict[str, Any]]:
     ]
 
 
+def _join_url(request: Request, room_id: str) -> str:
+    return f"{str(request.base_url).rstrip('/')}/r/{room_id}"
+
+
 @router.post("/api/rooms", status_code=201)
 async def create_room(body: CreateRoom, request: Request, services: ServicesDep) -> dict[str, Any]:
     created = await run_in_threadpool(services.create_room, body.game, body.name, body.options)
-    join_url = f"{str(request.base_url).rstrip('/')}/r/{created['room_id']}"
     return {
         "room_id": created["room_id"],
-        "join_url": join_url,
+        "join_url": _join_url(request, created["room_id"]),
         "seat": created["seat"],
         "token": created["token"],
     }
+
+
+@router.post("/api/rooms/{room_id}/rematch")
+async def rematch(
+    room_id: str,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    runtime: RuntimeDep,
+    token: TokenDep,
+) -> dict[str, Any]:
+    """201 with a seat and token for the player who opens the rematch; 200 with the room for the others."""
+    made = await run_in_threadpool(services.rematch, room_id, token)
+    body = {"room_id": made["room_id"], "join_url": _join_url(request, made["room_id"])}
+    if not made["created"]:
+        return body
+    response.status_code = 201
+    await runtime.room_changed(room_id)
+    return {**body, "seat": made["seat"], "token": made["token"]}
 
 
 @router.get("/api/rooms/{room_id}")

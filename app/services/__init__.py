@@ -54,6 +54,10 @@ class Services:
         self.cache.put(match_id, 1, state)
         return self.room(room_id)
 
+    def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
+        with self.db.transaction() as session:
+            return rooms.rematch(session, room_id, token)
+
     def room(self, room_id: str) -> dict[str, Any]:
         with self.db.transaction() as session:
             room = rooms.find_room(session, room_id)

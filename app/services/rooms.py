@@ -109,6 +109,35 @@ def start_room(session: Session, room_id: str, token: str | None) -> tuple[int, 
     return match.id, state
 
 
+def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]:
+    """The finished room's rematch: created by the first player who asks, with the same game,
+    options and number of bots, that player hosting; later callers get the same room to join."""
+    room = find_room(session, room_id, lock=True)
+    seat = player_seat(session, room_id, token)
+    if room.status != "finished":
+        raise AppError("invalid_request", "a rematch can follow only a finished match")
+    if room.rematch_id is not None:
+        return {"room_id": room.rematch_id, "created": False}
+    me = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one()
+    created = create_room(session, room.game, me.name, room.options)
+    session.flush()
+    new_room = find_room(session, created["room_id"])
+    bots = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.bot.is_(True))).all()
+    for number, bot in enumerate(bots, start=1):
+        session.add(
+            Seat(
+                room_id=new_room.id,
+                seat=number,
+                name=bot.name,
+                token_hash=None,
+                bot=True,
+                bot_kind=bot.bot_kind,
+            )
+        )
+    room.rematch_id = new_room.id
+    return {**created, "created": True}
+
+
 def room_body(
     session: Session, room: Room, match: Match | None, state: Any, connected: set[int]
 ) -> dict[str, Any]:
@@ -126,4 +155,5 @@ def room_body(
         ],
         "version": match.version if match is not None else 0,
         "scorepad": scorepad or {"rounds": [], "totals": []},
+        "rematch": room.rematch_id,
     }

@@ -18,7 +18,6 @@ const page = {
   state: null,
   myTurn: false,
   roomRefresh: null,
-  rematchUrl: null,
   joinReason: null,
 };
 
@@ -403,13 +402,12 @@ function renderGameOver() {
   const winners = result.winners.map((s) => (s === page.seat?.seat ? "You" : seatName(s)));
   const youWon = page.seat && result.winners.includes(page.seat.seat);
   const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
-  const isHost = page.seat && page.seat.seat === page.room.host_seat;
-  const rematch = page.rematchUrl;
-  const key = JSON.stringify([result, isHost, rematch]);
+  const rematch = page.room.rematch;
+  const key = JSON.stringify([result, rematch, Boolean(page.seat)]);
   if (panel.dataset.key === key) return;
   panel.dataset.key = key;
   panel.hidden = false;
-  fill(panel, 
+  fill(panel,
     h("p", { class: `trophy${youWon ? " is-yours" : ""}`, "aria-hidden": "true" }, "★"),
     h("h2", {}, `${listWords(winners)} ${verb}!`),
     h(
@@ -418,23 +416,61 @@ function renderGameOver() {
       "Final scores: ",
       result.scores.map((score, seat) => `${seatName(seat)} ${score}`).join(" · "),
     ),
-    rematch
-      ? h(
-          "div",
-          { class: "rematch" },
-          h("p", {}, h("a", { class: "button button-primary", href: rematch }, "Go to the rematch")),
-          h(
-            "div",
-            { class: "share-row" },
-            h("input", { class: "share-url", value: new URL(rematch, location.href).href, readonly: true, "aria-label": "Rematch link" }),
-            h("button", { class: "button", type: "button", onclick: copyFrom }, "Copy"),
-          ),
-          isHost ? h("p", { class: "muted small" }, "Send the others this link so they can join the rematch.") : null,
-        )
-      : isHost
-        ? h("button", { class: "button button-primary", type: "button", onclick: rematchRoom }, "Rematch")
-        : h("p", { class: "muted" }, `Want a rematch? ${seatName(page.room.host_seat)} can start one and send you the link.`),
+    rematchPanel(rematch),
   );
+}
+
+// The room body names the rematch once any player opened it, so every page offers the same room.
+function rematchPanel(rematch) {
+  if (!page.seat) {
+    return rematch
+      ? h("p", {}, h("a", { class: "button", href: `/r/${rematch}` }, "Watch the rematch"))
+      : null;
+  }
+  if (!rematch) {
+    return h(
+      "div",
+      { class: "rematch" },
+      h("button", { class: "button button-primary", type: "button", onclick: openRematch }, "Rematch"),
+      h("p", { class: "muted small" }, "Same game and options; the others are offered a seat."),
+    );
+  }
+  const mine = seats.get(rematch);
+  return h(
+    "div",
+    { class: "rematch" },
+    h(
+      "p",
+      {},
+      mine
+        ? h("a", { class: "button button-primary", href: `/r/${rematch}` }, "Go to the rematch")
+        : h("button", { class: "button button-primary", type: "button", onclick: openRematch }, "Join the rematch"),
+    ),
+    h(
+      "div",
+      { class: "share-row" },
+      h("input", { class: "share-url", value: new URL(`/r/${rematch}`, location.href).href, readonly: true, "aria-label": "Rematch link" }),
+      h("button", { class: "button", type: "button", onclick: copyFrom }, "Copy"),
+    ),
+  );
+}
+
+/** Open the rematch (the first to ask hosts it) or take a seat in the one already open, then go there. */
+async function openRematch(event) {
+  event.currentTarget.disabled = true;
+  const name = page.seat.name || playerName.get();
+  try {
+    const made = await api("POST", `/api/rooms/${roomId}/rematch`, { token: page.seat.token });
+    let seat = made.token ? made : null;
+    if (!seat && !seats.get(made.room_id)) {
+      seat = await api("POST", `/api/rooms/${made.room_id}/join`, { body: { name } });
+    }
+    if (seat) seats.save(made.room_id, { seat: seat.seat, token: seat.token, name, game: page.room.game });
+    location.assign(`/r/${made.room_id}`);
+  } catch (error) {
+    event.target.disabled = false;
+    announce(error.message);
+  }
 }
 
 /** Copy the link in the input next to the clicked button. */
@@ -452,21 +488,6 @@ async function copyFrom(event) {
   setTimeout(() => {
     button.textContent = label;
   }, 1800);
-}
-
-async function rematchRoom(event) {
-  event.target.disabled = true;
-  try {
-    const body = await api("POST", "/api/rooms", {
-      body: { game: page.room.game, name: page.seat.name, options: page.room.options || {} },
-    });
-    seats.save(body.room_id, { seat: body.seat, token: body.token, name: page.seat.name, game: page.room.game });
-    page.rematchUrl = body.join_url;
-    renderGameOver();
-  } catch (error) {
-    event.target.disabled = false;
-    announce(error.message);
-  }
 }
 
 // ---------------------------------------------------------------------------

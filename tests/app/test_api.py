@@ -64,6 +64,7 @@ def test_create_join_and_room_body(client: TestClient) -> None:
         ],
         "version": 0,
         "scorepad": {"rounds": [], "totals": []},
+        "rematch": None,
     }
 
 

@@ -69,18 +69,27 @@ def test_two_friends_and_a_bot_play_a_whole_match(server: Server, new_player: Ca
     winner_words = ["You" if seat == 0 else names[seat] for seat in state["result"]["winners"]]
     for word in winner_words:
         expect(ann.locator("#game-over h2")).to_contain_text(word)
-    expect(bo.locator("#game-over")).to_contain_text("Ann can start one")
 
-    # Rematch: a new room, same game and options, with the same host, and a link to pass on.
+    # Rematch: whoever asks first hosts a new room with the same game, options and bot;
+    # the other player's page offers that same room, live, and one click takes the seat.
+    expect(bo.get_by_role("button", name="Rematch")).to_be_visible()
     ann.get_by_role("button", name="Rematch").click()
-    rematch_url = ann.get_by_label("Rematch link").input_value()
-    ann.get_by_role("link", name="Go to the rematch").click()
-    ann.wait_for_url(rematch_url)
+    ann.wait_for_url(lambda address: room_id_of(address) != room_id_of(url))
     expect(ann.locator("#host-tools")).to_be_visible()
+    bo.get_by_role("button", name="Join the rematch").click()
+    bo.wait_for_url(ann.url)
+    expect(bo.locator("#waiting-note")).to_contain_text("Waiting for Ann to start")
     rematch = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(ann.url)}").json()
     assert rematch["options"] == room["options"]
-    assert rematch["seats"][0]["name"] == "Ann"
+    assert [(s["name"], s["bot"]) for s in rematch["seats"]] == [
+        ("Ann", False),
+        ("Bot 2", True),
+        ("Bo", False),
+    ]
     assert rematch["host_seat"] == 0
+    assert httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}").json()["rematch"] == room_id_of(
+        ann.url
+    )
 
 
 def test_reload_returns_to_the_same_seat_and_state(server: Server, new_player: Callable[..., Page]) -> None:
