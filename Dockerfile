@@ -14,7 +14,8 @@ COPY migrations ./migrations
 COPY static ./static
 COPY templates ./templates
 
-RUN pip install . \
+# Editable: the server finds static/ and templates/ beside app/, which a wheel install would leave behind.
+RUN pip install -e . \
     && useradd --create-home --uid 10001 motable \
     && mkdir -p /data && chown motable /data
 
