@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 import uuid
 import warnings
 from collections.abc import Callable, Iterator
@@ -14,7 +10,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import httpx
 import psycopg
 import pytest
 import redis
@@ -23,13 +18,13 @@ from app.config import Settings, sqlalchemy_url
 from app.db import upgrade
 from app.main import create_app
 from engines.core import registry
+from tests.servers import ServeProcess
 
 with warnings.catch_warnings():
     # Starlette nudges towards httpx2; the test client itself works as documented.
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -103,65 +98,13 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Server:
-    """A real `motable serve` process."""
-
-    def __init__(self, env: dict[str, str], log_path: Path) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.ws_base = f"ws://127.0.0.1:{self.port}"
-        self._env = env
-        self._log_path = log_path
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Server:
-        env = {**os.environ, "MOTABLE_BOT_DELAY": "0", **self._env}
-        with self._log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self._log_path.read_text()
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                time.sleep(0.1)
-        raise AssertionError(f"server did not start:\n{self._log_path.read_text()}")
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 @pytest.fixture
-def spawn(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], Server]]:
+def spawn(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], ServeProcess]]:
     """Starts `motable serve` processes with extra environment; stops them after the test."""
-    started: list[Server] = []
+    started: list[ServeProcess] = []
 
-    def start(env: dict[str, str]) -> Server:
-        server = Server(env, tmp_path / f"server-{len(started)}.log").start()
+    def start(env: dict[str, str]) -> ServeProcess:
+        server = ServeProcess(env, tmp_path / f"server-{len(started)}.log").start()
         started.append(server)
         return server
 

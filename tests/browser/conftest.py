@@ -10,15 +10,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from .support import Server, free_port
+from tests.servers import ServeProcess
 
 CHROMIUM = os.environ.get("MOTABLE_CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     folder = tmp_path_factory.mktemp("motable-browser")
-    live = Server(f"sqlite:///{folder / 'motable.db'}", free_port(), folder / "server.log")
+    live = ServeProcess(
+        {"DATABASE_URL": f"sqlite:///{folder / 'motable.db'}", "MOTABLE_BOT_DELAY": "0.05"},
+        folder / "server.log",
+    )
     live.start()
     yield live
     live.stop()

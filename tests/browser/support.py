@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import jsonpatch
 from playwright.sync_api import Page, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -29,68 +23,6 @@ MOVE = (
     "button[data-action=draw-deck], "
     "button[data-action=draw-pile]"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Server:
-    """A `motable serve` subprocess that a test may kill and start again on the same port and database."""
-
-    def __init__(self, database_url: str, port: int, log_path: Path) -> None:
-        self.database_url = database_url
-        self.port = port
-        self.base_url = f"http://127.0.0.1:{port}"
-        self.log_path = log_path
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.database_url,
-            "MOTABLE_BOT_DELAY": "0.05",
-        }
-        env.pop("REDIS_URL", None)
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(self.port)],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"motable serve exited early; see {self.log_path}")
-            try:
-                if httpx.get(f"{self.base_url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"motable serve did not answer /healthz; see {self.log_path}")
-
-    def kill(self) -> None:
-        """Stop the process abruptly, as a crash or a redeploy would."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-        self.process = None
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
 
 
 def shoot(page: Page, name: str) -> None:

@@ -11,7 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .support import Server, add_bot_and_start, game_over, join_room, shoot, version
+from tests.servers import ServeProcess
+
+from .support import add_bot_and_start, game_over, join_room, shoot, version
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +57,7 @@ def click_and_wait(page: Page, selector: str) -> None:
 
 
 def test_two_friends_and_a_bot_play_moby_trick_to_the_end(
-    server: Server, new_player: Callable[..., Page]
+    server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
     ann, bo = new_player(1280, 900), new_player(375, 800)
     url = create_room(ann, server.base_url, "Ann", target=5)

@@ -9,10 +9,11 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.servers import ServeProcess
+
 from .support import (
     MOVE,
     FrameLog,
-    Server,
     add_bot_and_start,
     card_ids,
     create_room,
@@ -37,7 +38,9 @@ def room_id_of(url: str) -> str:
     return url.rstrip("/").rsplit("/", 1)[-1]
 
 
-def test_two_friends_and_a_bot_play_a_whole_match(server: Server, new_player: Callable[..., Page]) -> None:
+def test_two_friends_and_a_bot_play_a_whole_match(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
     ann, bo = new_player(), new_player()
     url = create_room(ann, server.base_url, "Ann")
     expect(ann.locator("#share-url")).to_have_value(url)
@@ -92,7 +95,9 @@ def test_two_friends_and_a_bot_play_a_whole_match(server: Server, new_player: Ca
     )
 
 
-def test_reload_returns_to_the_same_seat_and_state(server: Server, new_player: Callable[..., Page]) -> None:
+def test_reload_returns_to_the_same_seat_and_state(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
     ann = new_player()
     url = create_room(ann, server.base_url, "Ann")
     add_bot_and_start(ann, seats_before_bot=1)
@@ -126,7 +131,7 @@ def test_reload_returns_to_the_same_seat_and_state(server: Server, new_player: C
     play_until([ann], lambda: game_over(ann))
 
 
-def test_open_pages_survive_a_server_restart(server: Server, new_player: Callable[..., Page]) -> None:
+def test_open_pages_survive_a_server_restart(server: ServeProcess, new_player: Callable[..., Page]) -> None:
     ann, bo = new_player(), new_player()
     url = create_room(ann, server.base_url, "Ann")
     join_room(bo, url, "Bo")
@@ -154,7 +159,7 @@ def test_open_pages_survive_a_server_restart(server: Server, new_player: Callabl
 
 
 def test_a_spectator_watches_without_ever_seeing_a_hand(
-    server: Server, new_player: Callable[..., Page]
+    server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
     ann, watcher = new_player(), new_player(375, 800)
     frames = FrameLog(watcher)
@@ -185,7 +190,9 @@ def test_a_spectator_watches_without_ever_seeing_a_hand(
     expect(watcher.locator("#room-sub")).to_contain_text("You are watching")
 
 
-def test_double_discard_variant_plays_to_the_end(server: Server, new_player: Callable[..., Page]) -> None:
+def test_double_discard_variant_plays_to_the_end(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
     ann = new_player()
     create_room(ann, server.base_url, "Ann", double_discard=True)
     add_bot_and_start(ann, seats_before_bot=1)
@@ -202,7 +209,7 @@ def test_double_discard_variant_plays_to_the_end(server: Server, new_player: Cal
 
 
 def test_who_starts_is_chosen_as_a_player_not_a_number(
-    server: Server, new_player: Callable[..., Page]
+    server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
     ann = new_player()
     ann.goto(server.base_url + "/")
@@ -219,7 +226,7 @@ def test_who_starts_is_chosen_as_a_player_not_a_number(
 
 @pytest.mark.parametrize("width", [375, 1280])
 def test_every_page_renders_at_phone_and_desktop_width(
-    server: Server, new_player: Callable[..., Page], width: int
+    server: ServeProcess, new_player: Callable[..., Page], width: int
 ) -> None:
     host, guest = new_player(width, 860), new_player(width, 860)
     host.goto(server.base_url + "/")
