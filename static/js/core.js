@@ -399,6 +399,19 @@ export function fill(node, ...children) {
   return node;
 }
 
+/** How many events at the end of `events` are new since `before` (both newest last). */
+export function countFresh(before, events) {
+  const key = (e) => JSON.stringify(e);
+  const old = before.map(key);
+  const now = events.map(key);
+  // The list is a sliding window: the longest tail of `old` that starts `now` is what we had.
+  for (let start = 0; start < old.length; start += 1) {
+    const tail = old.slice(start);
+    if (tail.length <= now.length && tail.every((k, i) => k === now[i])) return now.length - tail.length;
+  }
+  return now.length;
+}
+
 /** "Ann", "Ann and Bo", "Ann, Bo and Cy". */
 export function listWords(words) {
   if (words.length <= 1) return words.join("");

@@ -1,7 +1,7 @@
 // The Moby Trick table: trump and value token, the trick, your hand by family, bonuses, rewards and the log.
 // It reads the view and legal_actions only; every rule stays on the server.
 
-import { fill, h, listWords } from "../core.js";
+import { countFresh, fill, h, listWords } from "../core.js";
 
 // The table's own stylesheet, loaded once before the first table is drawn so it never flashes unstyled.
 const STYLESHEET = "/static/css/games/moby-trick.css";
@@ -131,19 +131,6 @@ function familyChip(family, extra = "") {
     " ",
     familyName(family),
   );
-}
-
-/** How many events at the end of `events` are new since `before` (both newest last). */
-function countFresh(before, events) {
-  const key = (e) => JSON.stringify(e);
-  const old = before.map(key);
-  const now = events.map(key);
-  // The list is a sliding window: the longest tail of `old` that starts `now` is what we had.
-  for (let start = 0; start < old.length; start += 1) {
-    const tail = old.slice(start);
-    if (tail.length <= now.length && tail.every((k, i) => k === now[i])) return now.length - tail.length;
-  }
-  return now.length;
 }
 
 /** "Bo keeps" but "You keep". */

@@ -1,7 +1,7 @@
 // The Mojo table: hands, discard piles, the Mojo card, Mojo Time, round results and the game log.
 // It reads the view and legal_actions only; every rule stays on the server.
 
-import { fill, h, listWords } from "../core.js";
+import { countFresh, fill, h, listWords } from "../core.js";
 
 // A symbol per colour, so no card depends on telling colours apart.
 const SYMBOLS = { blue: "●", green: "▲", yellow: "★", orange: "◆", red: "■" };
@@ -51,19 +51,6 @@ function mojoCard(view) {
     h("span", { class: "mojo-label", "aria-hidden": "true" }, "MOJO"),
     holder !== null && holder !== undefined ? h("span", { class: "sr-only" }, " (held)") : null,
   );
-}
-
-/** How many events at the end of `events` are new since `before` (both newest last). */
-function countFresh(before, events) {
-  const key = (e) => JSON.stringify(e);
-  const old = before.map(key);
-  const now = events.map(key);
-  // The list is a sliding window: the longest tail of `old` that starts `now` is what we had.
-  for (let start = 0; start < old.length; start += 1) {
-    const tail = old.slice(start);
-    if (tail.length <= now.length && tail.every((k, i) => k === now[i])) return now.length - tail.length;
-  }
-  return now.length;
 }
 
 /** The events as sentences, newest last, each with the index of its last event. */
