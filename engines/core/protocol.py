@@ -38,6 +38,12 @@ class GameSpec:
     def options_schema(self) -> dict[str, Any]:
         return self.options_model.model_json_schema()
 
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}"
+            )
+
     def parse_options(self, raw: dict[str, Any] | None) -> Options:
         try:
             return self.options_model.model_validate(raw or {})

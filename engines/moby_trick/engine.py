@@ -176,8 +176,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         if not isinstance(options, MobyTrickOptions):
             options = self.spec.parse_options(options.model_dump())
         assert isinstance(options, MobyTrickOptions)
-        if not self.spec.min_players <= players <= self.spec.max_players:
-            raise InvalidOptions(f"Moby Trick is for 2 to 4 players, not {players}")
+        self.spec.check_players(players)
         if options.first_player >= players:
             raise InvalidOptions(f"first_player must be a seat below {players}")
         state = MobyTrickState(

@@ -129,8 +129,7 @@ class MojoEngine(Engine[MojoState]):
     # -- setup --------------------------------------------------------------
     def setup(self, players: int, seed: int, options: Options) -> MojoState:
         assert isinstance(options, MojoOptions)
-        if not self.spec.min_players <= players <= self.spec.max_players:
-            raise InvalidOptions(f"Mojo is for 2 to 8 players, not {players}")
+        self.spec.check_players(players)
         if options.first_seat >= players:
             raise InvalidOptions(f"first_seat must be below the number of players ({players})")
         rng = Rng(seed)

@@ -83,3 +83,13 @@ def test_look_alike_json_values_are_refused(game: str) -> None:
                     engine.apply(state, seat, {**action, key: twin})
                 assert err.value.code == "illegal_action"
                 assert engine.dump(state) == before
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_player_counts_outside_the_box_are_refused(game: str) -> None:
+    engine = get_engine(game)
+    options = engine.spec.parse_options({})
+    for players in (engine.spec.min_players - 1, engine.spec.max_players + 1):
+        with pytest.raises(EngineError) as err:
+            engine.setup(players, 1, options)
+        assert err.value.code == "invalid_request"
