@@ -1,4 +1,4 @@
-"""No message or response to a seat ever holds a card that seat may not see: a whole Mojo match."""
+"""No message or response to a seat ever holds a card that seat may not see: whole matches of every game."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ from contextlib import ExitStack
 from typing import Any
 
 import jsonpatch
+import pytest
 from starlette.testclient import TestClient
 
-from engines.core import conformance, get_engine
+from engines.core import conformance, game_ids, get_engine
 
 from .conftest import auth
 from .players import play_to_the_end
@@ -19,8 +20,17 @@ def leaked_ids(document: Any, hidden: frozenset[int]) -> set[int]:
     return set(conformance.card_ids(document)) & hidden
 
 
-def test_no_seat_ever_sees_a_hidden_card(client: TestClient) -> None:
-    created = client.post("/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+def logged_cards(action: Any) -> set[int]:
+    """Card ids an action names (a log shows actions, whose cards are plain numbers, not card objects)."""
+    if not isinstance(action, dict):
+        return set()
+    named = action.get("card")
+    return {named} if isinstance(named, int) else set()
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_no_seat_ever_sees_a_hidden_card(client: TestClient, game: str) -> None:
+    created = client.post("/api/rooms", json={"game": game, "name": "Ann"}).json()
     room_id, host = created["room_id"], created["token"]
     tokens = [host] + [
         client.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"]
@@ -28,19 +38,29 @@ def test_no_seat_ever_sees_a_hidden_card(client: TestClient) -> None:
     ]
     client.post(f"/api/rooms/{room_id}/bots", headers=auth(host))
     responses: list[tuple[int | None, dict[str, Any]]] = []
+    logs: list[tuple[int | None, int, dict[str, Any]]] = []
+    polls = 0
     with ExitStack() as stack:
         players = [connect(stack, client, room_id, token, seat) for seat, token in enumerate(tokens)]
         watcher = connect(stack, client, room_id, None, None)
         client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
 
         def public() -> dict[str, Any]:
-            # Every poll also records what each seat is answered over HTTP at that moment.
+            # Every poll also records what each seat is answered over HTTP at that moment,
+            # and every few polls the log each seat (and a spectator) reads.
+            nonlocal polls
+            polls += 1
             for seat, token in enumerate(tokens):
                 responses.append(
                     (seat, client.get(f"/api/rooms/{room_id}/state", headers=auth(token)).json())
                 )
             state: dict[str, Any] = client.get(f"/api/rooms/{room_id}/state").json()
             responses.append((None, state))
+            if polls % 4 == 0:
+                for seat, token in [*enumerate(tokens), (None, None)]:
+                    headers = auth(token) if token else {}
+                    log = client.get(f"/api/rooms/{room_id}/log", headers=headers).json()
+                    logs.append((seat, state["version"], log))
             return state
 
         play_to_the_end(players, public, seed=11)
@@ -50,7 +70,7 @@ def test_no_seat_ever_sees_a_hidden_card(client: TestClient) -> None:
             player.sync(final["version"])
 
     log = client.get(f"/api/rooms/{room_id}/log").json()
-    engine = get_engine("mojo")
+    engine = get_engine(game)
     state = engine.setup(log["players"], log["seed"], engine.spec.parse_options(log["options"]))
     states = {1: state}
     for entry in log["entries"]:
@@ -83,3 +103,19 @@ def test_no_seat_ever_sees_a_hidden_card(client: TestClient) -> None:
         assert not leaked_ids(response, hidden(response["version"], seat))
         checked += 1
     assert checked > 4 * len(log["entries"])
+    # A log entry may name a card only if the reader could see it just before or just after the
+    # action (a bonus used from the table goes face down, a secret pick stays secret). An action
+    # that ends a round is skipped: scoring shows every card, and the next deal, which the same
+    # state already holds, may hand the named card to someone else.
+    for seat, _version, seen in logs:
+        if "seed" in seen:
+            # Once the match is over the whole log is public, so that anyone can replay it.
+            assert len(seen["entries"]) + 1 == final["version"], "the seed is revealed only at the end"
+            continue
+        for entry in seen["entries"]:
+            before, after = states[entry["seq"]], states[entry["seq"] + 1]
+            if engine.round_number(before) != engine.round_number(after):
+                continue
+            secret = hidden(entry["seq"], seat) & hidden(entry["seq"] + 1, seat)
+            assert not logged_cards(entry["action"]) & secret, (seat, entry)
+    assert logs
