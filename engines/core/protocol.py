@@ -120,7 +120,9 @@ class Engine(ABC, Generic[S]):
             raise GameOver("the game is over")
         if seat not in acting:
             raise NotYourTurn(f"seat {seat} may not act now")
-        if not any(_same_json(action, legal) for legal in self.legal_actions(state, seat)):
+        if not any(
+            legal == action and _same_json(action, legal) for legal in self.legal_actions(state, seat)
+        ):
             raise IllegalAction(f"{action!r} is not a legal action now")
         return self._apply(state, seat, action)
 
