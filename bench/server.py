@@ -8,6 +8,7 @@ import json
 import os
 import queue
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -223,6 +224,8 @@ def main() -> None:
             finally:
                 if name == "postgresql":
                     drop_schema(url)
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory of the bench process: {peak_mib:.0f} MiB")
 
 
 if __name__ == "__main__":
