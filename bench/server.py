@@ -225,7 +225,10 @@ def main() -> None:
                 if name == "postgresql":
                     drop_schema(url)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak resident memory of the bench process: {peak_mib:.0f} MiB")
+    server_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(
+        f"peak resident memory: bench process {peak_mib:.0f} MiB, motable serve process {server_mib:.0f} MiB"
+    )
 
 
 if __name__ == "__main__":
