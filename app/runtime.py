@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
@@ -15,6 +17,8 @@ from app.realtime.presence import HEARTBEAT, Presence
 from app.services import Services
 from app.services.bots import BotRunner
 from app.services.matches import Applied
+
+log = logging.getLogger(__name__)
 
 
 class Runtime:
@@ -51,9 +55,18 @@ class Runtime:
         self.presence.close()
         self.db.dispose()
 
+    async def _publish(self, room_id: str, event: dict[str, Any]) -> None:
+        try:
+            await self.broker.publish(room_id, event)
+        except Exception:
+            # Every caller has committed already: a fan-out that fails (Redis unreachable, one viewer's
+            # body failing to build) must not turn a done change into an error or end the socket that
+            # made it. The sockets catch up with the next change, or with a fresh snapshot on reconnect.
+            log.exception("telling the viewers of room %s about %s failed", room_id, event)
+
     async def state_changed(self, room_id: str) -> None:
         """Called after a commit that moved the match: every viewer gets a patch, bots get a look."""
-        await self.broker.publish(room_id, {"kind": "state"})
+        await self._publish(room_id, {"kind": "state"})
         self.bots.kick(room_id)
 
     async def played(self, room_id: str, applied: Applied) -> None:
@@ -62,7 +75,7 @@ class Runtime:
             await self.room_changed(room_id)
 
     async def room_changed(self, room_id: str) -> None:
-        await self.broker.publish(room_id, {"kind": "room"})
+        await self._publish(room_id, {"kind": "room"})
 
     async def connect(self, room_id: str, seat: int) -> None:
         await run_in_threadpool(self.presence.add, room_id, seat)
