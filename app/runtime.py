@@ -43,7 +43,12 @@ class Runtime:
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT)
-            await run_in_threadpool(self.presence.heartbeat)
+            try:
+                await run_in_threadpool(self.presence.heartbeat)
+            except Exception:
+                # Keep beating: a loop ended by one Redis hiccup would let every seat this process
+                # holds lapse to "disconnected" for good.
+                log.exception("refreshing presence failed")
 
     async def stop(self) -> None:
         if self._heartbeat is not None:

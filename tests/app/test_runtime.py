@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from contextlib import ExitStack
 from typing import Any
 
 import pytest
+import redis
 from starlette.testclient import TestClient
+
+import app.runtime
+from app.config import Settings
+from app.db import upgrade
+from app.runtime import Runtime
 
 from .conftest import auth
 from .test_api import started_room
@@ -35,3 +42,31 @@ def test_a_failed_fan_out_still_answers_a_committed_action(
         bo.socket.send(json.dumps({"type": "hello", "id": "h"}))
         assert bo.answer()["error"]["code"] == "invalid_request"
     assert len(client.get(f"/api/rooms/{room_id}/log").json()["entries"]) == 2
+
+
+@pytest.mark.redis
+@pytest.mark.asyncio
+async def test_presence_heartbeat_survives_a_redis_error(
+    sqlite_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upgrade(sqlite_url)
+    runtime = Runtime(Settings(database_url=sqlite_url, redis_url=redis_url))
+    beats: list[str] = []
+
+    def heartbeat() -> None:
+        beats.append("beat")
+        if len(beats) == 1:
+            raise redis.ConnectionError("Redis went away for a moment")
+
+    monkeypatch.setattr(app.runtime, "HEARTBEAT", 0.01)
+    monkeypatch.setattr(runtime.presence, "heartbeat", heartbeat)
+    await runtime.start()
+    try:
+        for _ in range(200):
+            if len(beats) >= 3:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await runtime.stop()
+    # Without further beats this process's seats would read as gone once their entries lapse.
+    assert len(beats) >= 3
