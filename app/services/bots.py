@@ -15,6 +15,8 @@ from app.services.matches import Applied
 
 log = logging.getLogger(__name__)
 
+MAX_RETRY_DELAY = 60.0
+
 
 class BotRunner:
     """At most one task per room in this process plays the room's bots until a human must act.
@@ -29,6 +31,8 @@ class BotRunner:
         self._services = services
         self._played = played
         self._delay = delay
+        # First wait after a failed turn; it doubles with each failure in a row, up to MAX_RETRY_DELAY.
+        self.retry_delay = 1.0
         self._tasks: dict[str, asyncio.Task[None]] = {}
         # Rooms that changed while their task was looking: it must look once more before it ends.
         self._dirty: set[str] = set()
@@ -40,24 +44,32 @@ class BotRunner:
             self._tasks[room_id] = asyncio.create_task(self._run(room_id))
 
     async def _run(self, room_id: str) -> None:
+        failures = 0
         try:
             while True:
                 self._dirty.discard(room_id)
-                turn = await run_in_threadpool(self._services.bot_turn, room_id)
-                if turn is None:
-                    if room_id in self._dirty:
-                        continue
-                    return
-                await asyncio.sleep(self._delay)
                 try:
-                    applied = await run_in_threadpool(self._services.play_bot, turn)
-                except AppError as error:
-                    if error.code != "stale_version":
-                        raise
+                    turn = await run_in_threadpool(self._services.bot_turn, room_id)
+                    if turn is None:
+                        if room_id in self._dirty:
+                            continue
+                        return
+                    await asyncio.sleep(self._delay)
+                    try:
+                        applied = await run_in_threadpool(self._services.play_bot, turn)
+                    except AppError as error:
+                        if error.code != "stale_version":
+                            raise
+                        continue
+                except Exception:
+                    # Retry rather than end: when a bot is to act, nothing else may ever kick this room
+                    # again (the people are waiting for the bot), so a lost turn would stall the match.
+                    log.exception("a bot turn in room %s failed", room_id)
+                    failures += 1
+                    await asyncio.sleep(min(self.retry_delay * 2 ** (failures - 1), MAX_RETRY_DELAY))
                     continue
+                failures = 0
                 await self._played(room_id, applied)
-        except Exception:
-            log.exception("the bots of room %s stopped", room_id)
         finally:
             self._tasks.pop(room_id, None)
 
