@@ -13,6 +13,13 @@ from app.services import Services
 
 Message = dict[str, Any]
 
+# Messages a socket may have waiting. A client this far behind (a stalled tab, a bad link) is cheaper
+# to start again from a fresh snapshot than to buffer for without bound.
+MAX_BACKLOG = 256
+
+CLOSE: Message = {"type": "close"}
+"""Queued in place of the backlog of a socket that fell too far behind: the sender closes it."""
+
 
 @dataclass(eq=False)
 class Connection:
@@ -21,8 +28,18 @@ class Connection:
     seat: int | None
     outbox: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
     last: Message | None = None
+    limit: int = MAX_BACKLOG
+    closing: bool = False
 
     def send(self, message: Message) -> None:
+        if self.closing:
+            return
+        if self.outbox.qsize() >= self.limit:
+            self.closing = True
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(CLOSE)
+            return
         self.outbox.put_nowait(message)
 
 
@@ -60,9 +77,12 @@ class Hub:
         if not self._rooms.get(room_id):
             return
         if event.get("kind") == "room":
-            room = await run_in_threadpool(self._services.room, room_id)
-            for conn in list(self._rooms.get(room_id, ())):
-                conn.send({"type": "room", "room": room})
+            # Under the room lock too: two events read concurrently could otherwise go out newest
+            # first, and the client would keep the older body (a seat shown gone, a stale status).
+            async with self._lock(room_id):
+                room = await run_in_threadpool(self._services.room, room_id)
+                for conn in list(self._rooms.get(room_id, ())):
+                    conn.send({"type": "room", "room": room})
         else:
             await self._push_state(room_id)
 

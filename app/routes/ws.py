@@ -12,12 +12,13 @@ from starlette.concurrency import run_in_threadpool
 
 from app.errors import AppError
 from app.ratelimit import Buckets
-from app.realtime.hub import Connection
+from app.realtime.hub import CLOSE, Connection
 from app.runtime import Runtime
 
 router = APIRouter()
 
 POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -51,7 +52,12 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
 async def _send(websocket: WebSocket, conn: Connection) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
-            await websocket.send_text(json.dumps(await conn.outbox.get()))
+            message = await conn.outbox.get()
+            if message is CLOSE:
+                # Not 1008: the client reconnects on this one and starts from a fresh snapshot.
+                await websocket.close(code=TRY_AGAIN_LATER, reason="too far behind; reconnect")
+                return
+            await websocket.send_text(json.dumps(message))
 
 
 def _error(message_id: Any, code: str, text: str) -> dict[str, Any]:

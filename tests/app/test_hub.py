@@ -1,0 +1,80 @@
+"""The socket hub: room messages in order, and a slow socket's backlog kept bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+from typing import Any, cast
+
+import pytest
+from fastapi import WebSocket
+
+from app.realtime.hub import CLOSE, Connection, Hub
+from app.routes import ws
+from app.services import Services
+
+
+class SlowRooms:
+    """Room bodies numbered in the order they are read; the first read is slow to come back."""
+
+    def __init__(self) -> None:
+        self._reads = itertools.count(1)
+        self._second_read = threading.Event()
+
+    def state_bodies(self, room_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+        return {seat: {"version": 0} for seat in seats}
+
+    def room(self, room_id: str) -> dict[str, Any]:
+        read = next(self._reads)
+        if read == 1:
+            self._second_read.wait(timeout=0.5)
+        else:
+            self._second_read.set()
+        return {"read": read}
+
+
+@pytest.mark.asyncio
+async def test_room_messages_go_out_in_the_order_they_were_read() -> None:
+    hub = Hub(cast(Services, SlowRooms()))
+    conn = Connection(0)
+    await hub.attach("r", conn)
+    first = asyncio.create_task(hub.handle("r", {"kind": "room"}))
+    await asyncio.sleep(0.05)
+    await hub.handle("r", {"kind": "room"})
+    await first
+    sent = [conn.outbox.get_nowait() for _ in range(conn.outbox.qsize())]
+    # The last room message a client gets is the body it keeps: it must be the newest one read.
+    assert [m["room"]["read"] for m in sent if m["type"] == "room"] == [1, 2]
+
+
+def test_a_socket_that_falls_too_far_behind_is_closed_not_buffered() -> None:
+    conn = Connection(0, limit=4)
+    for number in range(10):
+        conn.send({"type": "patch", "version": number})
+    # The backlog is dropped for one close: the client reconnects and gets a fresh snapshot.
+    assert conn.outbox.qsize() == 1 and conn.outbox.get_nowait() is CLOSE
+    conn.send({"type": "patch", "version": 11})
+    assert conn.outbox.empty()
+
+
+class RecordingSocket:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int, reason: str = "") -> None:
+        self.closed = code
+
+
+@pytest.mark.asyncio
+async def test_the_sender_closes_a_socket_that_fell_too_far_behind() -> None:
+    conn = Connection(0, limit=2)
+    for number in range(3):
+        conn.send({"type": "patch", "version": number})
+    websocket = RecordingSocket()
+    await asyncio.wait_for(ws._send(cast(WebSocket, websocket), conn), timeout=5)
+    assert websocket.sent == [] and websocket.closed == 1013
