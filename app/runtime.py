@@ -83,7 +83,9 @@ class Runtime:
         await self._publish(room_id, {"kind": "room"})
 
     async def connect(self, room_id: str, seat: int) -> None:
-        await run_in_threadpool(self.presence.add, room_id, seat)
+        # Counted before any await, like disconnect: a cancelled socket must never be uncounted
+        # without having been counted.
+        self.presence.add(room_id, seat)
         await self.room_changed(room_id)
 
     async def disconnect(self, room_id: str, seat: int) -> None:

@@ -33,19 +33,24 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(code=POLICY_VIOLATION, reason=error.message)
         return
     conn = Connection(seat)
-    await runtime.hub.attach(room_id, conn)
-    sender = asyncio.create_task(_send(websocket, conn))
-    if seat is not None:
-        await runtime.connect(room_id, seat)
-    runtime.bots.kick(room_id)
+    sender: asyncio.Task[None] | None = None
+    counted = False
+    # Everything set up below is undone in `finally`, even when setting up fails part way.
     try:
+        await runtime.hub.attach(room_id, conn)
+        sender = asyncio.create_task(_send(websocket, conn))
+        if seat is not None:
+            counted = True
+            await runtime.connect(room_id, seat)
+        runtime.bots.kick(room_id)
         await _receive(websocket, runtime, room_id, token, conn)
     finally:
         runtime.hub.detach(room_id, conn)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sender
-        if seat is not None:
+        if sender is not None:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+        if seat is not None and counted:
             await runtime.disconnect(room_id, seat)
 
 

@@ -17,7 +17,7 @@ from app.db import upgrade
 from app.runtime import Runtime
 
 from .conftest import auth
-from .test_api import started_room
+from .test_api import new_room, started_room
 from .test_ws import connect
 
 
@@ -70,3 +70,25 @@ async def test_presence_heartbeat_survives_a_redis_error(
         await runtime.stop()
     # Without further beats this process's seats would read as gone once their entries lapse.
     assert len(beats) >= 3
+
+
+def test_a_socket_that_fails_to_register_leaves_nothing_behind(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room = new_room(client)
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    add = runtime.presence.add
+
+    def unshared(room_id: str, seat: int) -> None:
+        add(room_id, seat)  # counted here, then sharing it fails
+        raise redis.ConnectionError("Redis is unreachable")
+
+    monkeypatch.setattr(runtime.presence, "add", unshared)
+    with (
+        pytest.raises(redis.ConnectionError),
+        client.websocket_connect(f"/ws/rooms/{room['room_id']}?token={room['token']}") as ws,
+    ):
+        ws.receive_json()
+        ws.receive_json()
+    assert runtime.hub._rooms == {}
+    assert runtime.presence.connected(room["room_id"]) == set()
