@@ -2,7 +2,7 @@
 
 from .bots import Bot, RandomBot
 from .errors import EngineError, GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn
-from .protocol import SEAT_WIDGET, Action, Engine, GameSpec, Options, Result, Scorepad
+from .protocol import SEAT_WIDGET, Action, Engine, GameSpec, Options, Result, Scorepad, json_copy
 from .registry import all_engines, game_ids, get_bots, get_engine
 from .rng import Rng
 
@@ -27,4 +27,5 @@ __all__ = [
     "game_ids",
     "get_bots",
     "get_engine",
+    "json_copy",
 ]

@@ -33,12 +33,29 @@ def card_ids(view: Any) -> Iterator[int]:
             yield from card_ids(item)
 
 
+def scramble(view: Any) -> None:
+    """Empty every list and object in `view`, innermost first."""
+    if isinstance(view, dict):
+        for value in view.values():
+            scramble(value)
+        view.clear()
+    elif isinstance(view, list):
+        for item in view:
+            scramble(item)
+        view.clear()
+
+
 def check_views(engine: Engine[Any], state: Any, players: int) -> None:
+    before = engine.dump(state)
     for seat in [*range(players), None]:
         view = engine.view(state, seat)
         assert json.loads(json.dumps(view)) == view, "a view must be plain JSON"
         leaked = set(card_ids(view)) & engine.hidden_ids(state, seat)
         assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
+        # A view is handed to the server, which may edit it (patches, caches): it must
+        # share no list or object with the state, or such an edit would rewrite the game.
+        scramble(view)
+        assert engine.dump(state) == before, f"editing seat {seat}'s view changed the state"
 
 
 def illegal_probes(engine: Engine[Any], state: Any, seat: int, players: int) -> list[tuple[int, Any]]:

@@ -17,6 +17,7 @@ from engines.core import (
     Result,
     Rng,
     Scorepad,
+    json_copy,
 )
 
 from .cards import CARDS, FAMILIES, Card
@@ -437,7 +438,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             ],
             "discard_pile": [CARDS[c].to_json() for c in state.discard_pile],
             "undealt_count": len(state.undealt),
-            "events": [dict(e) for e in state.events],
+            "events": json_copy(state.events),
             "scorepad": self.scorepad(state).to_json(),
             "result": result.to_json() if result else None,
         }

@@ -8,7 +8,18 @@ from typing import Any
 
 from pydantic import Field
 
-from engines.core import SEAT_WIDGET, Action, Engine, GameSpec, InvalidOptions, Options, Result, Rng, Scorepad
+from engines.core import (
+    SEAT_WIDGET,
+    Action,
+    Engine,
+    GameSpec,
+    InvalidOptions,
+    Options,
+    Result,
+    Rng,
+    Scorepad,
+    json_copy,
+)
 
 from .cards import DECK, Card
 
@@ -337,7 +348,7 @@ class MojoEngine(Engine[MojoState]):
         events = [
             {k: v for k, v in e.items() if k != "card"}
             if e["kind"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
-            else e
+            else json_copy(e)
             for e in s.events
         ]
         return {
@@ -373,7 +384,7 @@ class MojoEngine(Engine[MojoState]):
             else [],
             "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if mine and seat is not None else [],
             "events": events,
-            "last_round": s.last_round,
+            "last_round": json_copy(s.last_round),
         }
 
     # -- persistence --------------------------------------------------------
