@@ -94,7 +94,7 @@ export function describeEvents(events, name, piles) {
       const scores = event.scores.map((s, seat) => `${name(seat)} ${s}`).join(", ");
       const face = event.mojo_face === "plus10" ? "+10" : "0";
       lines.push({
-        text: `Round ${event.round} is over: ${name(event.seat)} went out and takes the Mojo card (${face}). Points: ${scores}.`,
+        text: `Round ${event.round} is over: ${name(event.seat)} went out and ${name(event.seat) === "You" ? "take" : "takes"} the Mojo card (${face}). Points: ${scores}.`,
         last: i,
         kind: "round",
       });
@@ -137,6 +137,9 @@ export function mount(root, ctx) {
   // (a second move sent with the same version would only be refused as stale).
   let busy = false;
   let lastVersion = null;
+  // Set when the focused control went away (a card played, a pile drawn from) and the
+  // turn passed: the next time there is a move, keyboard focus comes back to the table.
+  let focusLost = false;
 
   async function send(action) {
     if (busy) return;
@@ -454,6 +457,30 @@ export function mount(root, ctx) {
     if (!lines.length) els.log.append(h("li", { class: "muted" }, "The cards are dealt. Nothing played yet."));
   }
 
+  // The first move on offer in reading order: a draw pile, a pile to play on, then the hand.
+  function firstMove() {
+    return root.querySelector(
+      "[data-action]:not([disabled]), #hand button.is-legal:not([disabled]), .my-facedown button.is-legal",
+    );
+  }
+
+  function restoreFocus(focusWasHere) {
+    const active = document.activeElement;
+    // A focused button that became disabled is dropped to <body> by the browser a moment later.
+    const nowhere = !active || active === document.body || (root.contains(active) && active.disabled);
+    if (focusWasHere && (nowhere || !root.contains(active))) {
+      const next = firstMove();
+      if (next) next.focus({ preventScroll: true });
+      else focusLost = true;
+    } else if (focusLost && nowhere) {
+      const next = firstMove();
+      if (next) {
+        next.focus({ preventScroll: true });
+        focusLost = false;
+      }
+    } else if (!nowhere) focusLost = false;
+  }
+
   function update(state, room) {
     // A new version means the server has answered the move in flight.
     if (state.version !== lastVersion) {
@@ -483,6 +510,7 @@ export function mount(root, ctx) {
       if (top) decorated._landed = `${landed.pile}:${top.id}`;
     }
 
+    const focusWasHere = root.contains(document.activeElement);
     renderSeats(view, decorated);
     renderCenter(view, decorated, legal);
     els.status.textContent = statusText(view, state, legal);
@@ -490,6 +518,7 @@ export function mount(root, ctx) {
     renderMine(view, state, legal);
     renderSummary(view);
     renderLog(view, fresh);
+    restoreFocus(focusWasHere);
 
     const roundEnd = freshEvents.find((e) => e.kind === "round_end");
     if (roundEnd && previous) {
