@@ -19,6 +19,7 @@ const page = {
   myTurn: false,
   roomRefresh: null,
   joinReason: null,
+  moveErrorTimer: null,
 };
 
 // ---------------------------------------------------------------------------
@@ -259,17 +260,28 @@ function sameSeats(a, b) {
 }
 
 async function act(action) {
+  showMoveError(null);
   try {
     await page.connection.act(action);
   } catch (error) {
     if (error instanceof ApiError && error.code === "stale_version") {
       page.connection.resync();
-      announce("The table changed before your move arrived; it has been refreshed.");
+      showMoveError("The table changed before your move arrived; it has been refreshed.");
     } else {
-      announce(error.message);
+      showMoveError(error.message);
     }
     throw error;
   }
+}
+
+// A refused or unsent move is said on screen, not only to screen readers: the
+// player has to know the click did nothing. role="alert" reads it out too.
+function showMoveError(text) {
+  const node = $("move-error");
+  clearTimeout(page.moveErrorTimer);
+  node.hidden = !text;
+  $("move-error-text").textContent = text || "";
+  if (text) page.moveErrorTimer = setTimeout(() => showMoveError(null), 8000);
 }
 
 // ---------------------------------------------------------------------------
@@ -406,10 +418,11 @@ function renderGameOver() {
   const key = JSON.stringify([result, rematch, Boolean(page.seat)]);
   if (panel.dataset.key === key) return;
   panel.dataset.key = key;
+  const appearing = panel.hidden;
   panel.hidden = false;
   fill(panel,
     h("p", { class: `trophy${youWon ? " is-yours" : ""}`, "aria-hidden": "true" }, "★"),
-    h("h2", {}, `${listWords(winners)} ${verb}!`),
+    h("h2", { tabindex: "-1" }, `${listWords(winners)} ${verb}!`),
     h(
       "p",
       { class: "muted" },
@@ -418,6 +431,10 @@ function renderGameOver() {
     ),
     rematchPanel(rematch),
   );
+  // The last move took the focused card away: land on the result (and scroll to it on a
+  // phone, where it heads the page) rather than leaving focus nowhere.
+  const active = document.activeElement;
+  if (appearing && (!active || active === document.body || active.disabled)) panel.querySelector("h2").focus();
 }
 
 // The room body names the rematch once any player opened it, so every page offers the same room.
@@ -498,6 +515,7 @@ async function init() {
   $("sound-toggle").addEventListener("click", () => sound.toggle());
   $("join-form").addEventListener("submit", join);
   $("watch-button").addEventListener("click", watch);
+  $("move-error-close").addEventListener("click", () => showMoveError(null));
   $("bot-button").addEventListener("click", (e) => hostAction("bots", e.currentTarget));
   $("start-button").addEventListener("click", (e) => hostAction("start", e.currentTarget));
   for (const button of document.querySelectorAll("#copy-button, .copy-again")) {

@@ -142,7 +142,11 @@ export function renderScorepad(container, room, state, seatName, { higherWins = 
         "td",
         { class: winners.has(seat) ? "is-winner" : pad.rounds.length && total === best ? "is-leading" : null },
         String(total),
-        winners.has(seat) ? h("span", { class: "sr-only" }, " (winner)") : null,
+        winners.has(seat)
+          ? h("span", { class: "sr-only" }, " (winner)")
+          : pad.rounds.length && total === best
+            ? h("span", { class: "sr-only" }, " (leading)")
+            : null,
       ),
     ),
   );

@@ -1,0 +1,122 @@
+"""What a player trips over at the table: keyboard focus, refused moves, a phone's width, wording."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from tests.servers import ServeProcess
+
+from .support import MOVE, add_bot_and_start, create_room, game_over, is_my_turn, shoot, version
+
+pytestmark = pytest.mark.browser
+
+ON_A_TABLE_MOVE = "document.activeElement && document.activeElement.matches('#table button:not([disabled])')"
+
+
+def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann = new_player(375, 800)
+    # A long name: the score pad must still fit a phone's width once it has a round in it.
+    create_room(ann, server.base_url, "Annabelle-Longname")
+    add_bot_and_start(ann, seats_before_bot=1)
+    ann.wait_for_selector(".mojo-mine.is-current")
+    for _ in range(60):
+        ann.keyboard.press("Tab")
+        if ann.evaluate(ON_A_TABLE_MOVE):
+            break
+    assert ann.evaluate(ON_A_TABLE_MOVE), "Tab never reached a card"
+
+    moves = 0
+    while not game_over(ann):
+        assert moves < 400, "the match did not finish"
+        if not (is_my_turn(ann) and ann.locator(MOVE).count()):
+            ann.wait_for_timeout(50)
+            continue
+        # Whatever the last move was (a card played, a pile drawn from, the bots' turns
+        # in between), focus is back on a move the player can make with Enter.
+        focused = ann.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+        assert ann.evaluate(ON_A_TABLE_MOVE), f"move {moves}: focus is on {focused}"
+        before = version(ann)
+        ann.keyboard.press("Enter")
+        ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+        moves += 1
+
+    # The last card took the focus with it: the result has it now, not <body>.
+    expect(ann.locator("#game-over h2")).to_be_focused()
+    expect(ann.locator(".scorepad tbody tr")).not_to_have_count(0)
+    assert ann.evaluate("document.documentElement.scrollWidth") <= 375
+    shoot(ann, "keyboard-game-over")
+
+
+def test_a_refused_move_is_shown_on_screen(server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    ann = new_player(375, 800)
+    refusal = "That card cannot be played now."
+
+    # The server refuses Ann's next move (as it would a move that is no longer legal).
+    def refuse_actions(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("type") == "action":
+                error = {"code": "illegal_action", "message": refusal}
+                ws.send(json.dumps({"type": "error", "id": frame["id"], "error": error}))
+            else:
+                upstream.send(message)
+
+        ws.on_message(from_page)
+
+    ann.route_web_socket("**/ws/rooms/**", refuse_actions)
+    create_room(ann, server.base_url, "Ann")
+    add_bot_and_start(ann, seats_before_bot=1)
+    ann.wait_for_selector(".mojo-mine.is-current")
+    before = version(ann)
+    ann.locator(MOVE).first.click()
+
+    expect(ann.locator("#move-error")).to_be_visible()
+    expect(ann.locator("#move-error")).to_have_attribute("role", "alert")
+    expect(ann.locator("#move-error")).to_contain_text(refusal)
+    assert ann.locator("#move-error").is_visible() and ann.locator("#move-error").bounding_box()["y"] < 800
+    shoot(ann, "move-refused")
+    # Nothing changed, and the hand is ready for another try.
+    assert version(ann) == before
+    expect(ann.locator(MOVE).first).to_be_enabled()
+    ann.get_by_role("button", name="Dismiss").click()
+    expect(ann.locator("#move-error")).to_be_hidden()
+
+
+def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    page = new_player()
+    page.goto(server.base_url + "/")
+    text = page.evaluate(
+        """async () => {
+            const { describeEvents } = await import('/static/js/games/mojo.js');
+            const end = { kind: 'round_end', round: 2, seat: 0, scores: [3, 9], mojo_face: 'plus10' };
+            return describeEvents([end], (s) => (s === 0 ? 'You' : 'Bo'), 1)[0].text;
+        }"""
+    )
+    assert "You went out and take the Mojo card (+10)" in text
+
+    # The player in the lead is named as such, not only painted green.
+    leading = page.evaluate(
+        """async () => {
+            const { renderScorepad } = await import('/static/js/scorepad.js');
+            const box = document.createElement('div');
+            document.body.append(box);
+            const room = {
+                seats: [{ seat: 0, name: 'Ann' }, { seat: 1, name: 'Bo' }],
+                scorepad: { rounds: [[4, 12]], totals: [4, 12] },
+                options: { target: 50 },
+            };
+            renderScorepad(box, room, null, (s) => room.seats[s].name);
+            return [...box.querySelectorAll('tfoot td.is-leading')].map((td) => td.textContent);
+        }"""
+    )
+    assert leading == ["4 (leading)"]
