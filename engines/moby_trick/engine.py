@@ -52,6 +52,14 @@ class MobyTrickOptions(Options):
         description="The player who last saw a whale leads the first trick.",
         json_schema_extra=SEAT_WIDGET,
     )
+    fives_can_win: bool = Field(
+        False,
+        title="A 5 can win a trick",
+        description=(
+            "A 5 counts as a card of value 5 in the family it joins, so it can be the lowest or highest"
+            " card of that family. Off: a 5 never wins unless every card in the trick is a 5."
+        ),
+    )
 
 
 @dataclass
@@ -60,6 +68,7 @@ class MobyTrickState:
     target: int
     first_player: int
     rng: Rng
+    fives_can_win: bool = False
     round_number: int = 0
     round_leader: int = 0
     trump: str = ""
@@ -89,6 +98,7 @@ class MobyTrickState:
             target=self.target,
             first_player=self.first_player,
             rng=Rng(self.rng.seed, self.rng.counter),
+            fives_can_win=self.fives_can_win,
             round_number=self.round_number,
             round_leader=self.round_leader,
             trump=self.trump,
@@ -129,17 +139,23 @@ def led_family(state: MobyTrickState) -> str | None:
 
 def trick_winner(state: MobyTrickState) -> int:
     """Seat winning the complete trick on the table, by trump, led family and token."""
-    whales = [(seat, CARDS[c]) for seat, c in zip(state.trick_seats, state.trick_cards, strict=True)]
-    whales = [(seat, card) for seat, card in whales if not card.is_five]
-    if not whales:
-        return state.trick_seats[0]
-    contenders = [w for w in whales if w[1].family == state.trump]
+    led = led_family(state)
+    if led is None:
+        return state.trick_seats[0]  # only 5s were played
+    # (seat, family, value) in play order; with the option a 5 is a card of the led family.
+    played = [
+        (seat, CARDS[c].family, CARDS[c].value)
+        for seat, c in zip(state.trick_seats, state.trick_cards, strict=True)
+    ]
+    if state.fives_can_win:
+        played = [(seat, led if family is None else family, value) for seat, family, value in played]
+    contenders = [p for p in played if p[1] == state.trump]
     if not contenders:
-        led = whales[0][1].family
-        contenders = [w for w in whales if w[1].family == led]
+        contenders = [p for p in played if p[1] == led]
+    # min and max keep the first of equal values: between two 5s the earlier one wins.
     if state.token == 9:
-        return max(contenders, key=lambda w: w[1].value)[0]
-    return min(contenders, key=lambda w: w[1].value)[0]
+        return max(contenders, key=lambda p: p[2])[0]
+    return min(contenders, key=lambda p: p[2])[0]
 
 
 def playable_cards(state: MobyTrickState, seat: int) -> list[int]:
@@ -185,6 +201,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             target=options.target,
             first_player=options.first_player,
             rng=Rng(seed),
+            fives_can_win=options.fives_can_win,
             totals=[0] * players,
         )
         self._start_round(state, options.first_player)
@@ -479,6 +496,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             "target": state.target,
             "first_player": state.first_player,
             "rng": state.rng.dump(),
+            "fives_can_win": state.fives_can_win,
             "round_number": state.round_number,
             "round_leader": state.round_leader,
             "trump": state.trump,
@@ -507,6 +525,8 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             target=int(data["target"]),
             first_player=int(data["first_player"]),
             rng=Rng.load(data["rng"]),
+            # Matches stored before the option existed were played with 5s that never win.
+            fives_can_win=bool(data.get("fives_can_win", False)),
             round_number=int(data["round_number"]),
             round_leader=int(data["round_leader"]),
             trump=str(data["trump"]),

@@ -36,3 +36,12 @@ def test_cards_are_conserved_at_every_step(players: int) -> None:
         assert len(cards) == deck_size and not [c for c, n in Counter(cards).items() if n > 1]
         seat = rng.choice(sorted(ENGINE.to_act(state)))
         state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_random_playouts_conform_when_fives_can_win(players: int) -> None:
+    options = ENGINE.spec.parse_options({"fives_can_win": True})
+    for seed in range(8):
+        playout = random_playout(ENGINE, players, seed, options, check_every_step=seed < 2)
+        assert playout.final.phase == OVER and playout.final.fives_can_win
+        assert ENGINE.dump(replay(ENGINE, playout)) == ENGINE.dump(playout.final)

@@ -14,7 +14,7 @@ from engines.moby_trick.engine import LEAD, OVER, PLAY, REWARD, SET_ASIDE, MobyT
 from .helpers import ENGINE, all_cards, build, card, five, play, use
 
 
-def fresh(players: int, seed: int = 1, **options: int) -> MobyTrickState:
+def fresh(players: int, seed: int = 1, **options: int | bool) -> MobyTrickState:
     return ENGINE.setup(players, seed, ENGINE.spec.parse_options(options))
 
 
@@ -137,9 +137,9 @@ def test_a_led_five_takes_the_family_of_the_first_whale_after_it() -> None:
 # -- winning a trick ------------------------------------------------------------------------------
 
 
-def trick(plays: list[int], *, trump: str, token: int) -> int:
+def trick(plays: list[int], *, trump: str, token: int, fives_can_win: bool = False) -> int:
     players = len(plays)
-    state = build([[c] for c in plays], trump=trump, token=token)
+    state = build([[c] for c in plays], trump=trump, token=token, fives_can_win=fives_can_win)
     for seat, c in enumerate(plays):
         state = play(state, seat, c)
     assert state.phase == REWARD or players == 2
@@ -166,6 +166,38 @@ def test_a_five_never_wins_unless_all_cards_are_fives() -> None:
     plays = [five(0), card("orca", 4), five(1)]
     assert trick(plays, trump="narwhal", token=1) == 1
     assert trick(plays, trump="narwhal", token=9) == 1
+
+
+def test_option_fives_can_win_a_five_is_a_card_of_value_5_in_the_family_it_joins() -> None:
+    led_orca = [card("orca", 6), five(0), card("orca", 9)]
+    assert trick(led_orca, trump="narwhal", token=1) == 0, "by default a 5 never wins"
+    assert trick(led_orca, trump="narwhal", token=1, fives_can_win=True) == 1
+    assert trick(led_orca, trump="narwhal", token=9, fives_can_win=True) == 2
+    # A led 5 joins the first whale's family; between two equal 5s the earlier one wins.
+    led_five = [five(0), card("orca", 2), five(1)]
+    assert trick(led_five, trump="narwhal", token=9, fives_can_win=True) == 0
+    # Led by the trump family, a 5 is a trump whale; led by another family it loses to any trump.
+    assert (
+        trick([card("narwhal", 7), five(0), card("orca", 1)], trump="narwhal", token=1, fives_can_win=True)
+        == 1
+    )
+    assert (
+        trick([card("orca", 7), five(0), card("narwhal", 9)], trump="narwhal", token=1, fives_can_win=True)
+        == 2
+    )
+    # Only 5s: the first player still wins.
+    assert trick([five(0), five(1), five(2)], trump="narwhal", token=1, fives_can_win=True) == 0
+
+
+def test_option_fives_can_win_is_set_up_and_survives_a_dump() -> None:
+    state = fresh(3, 4, fives_can_win=True)
+    assert state.fives_can_win
+    assert ENGINE.load(json.loads(json.dumps(ENGINE.dump(state)))).fives_can_win
+    assert not fresh(3, 4).fives_can_win
+    # A match stored before the option existed loads with the rule it was played under.
+    old = ENGINE.dump(fresh(3, 4))
+    del old["fives_can_win"]
+    assert not ENGINE.load(old).fives_can_win
 
 
 def test_all_fives_the_first_player_wins_and_leads_next() -> None:
