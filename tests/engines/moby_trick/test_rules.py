@@ -338,11 +338,18 @@ def test_no_bonus_while_choosing_a_reward_or_a_leader() -> None:
     state = build(
         [[c, card("narwhal", i + 1)] for i, c in enumerate(plays)],
         token=9,
-        bonuses=[[], [], [card("orca", 1)]],
+        bonuses=[[], [card("orca", 6)], [card("orca", 1)]],
     )
     for seat, c in enumerate(plays):
         state = play(state, seat, c)
+    assert ENGINE.to_act(state) == {2}
     assert all(a["type"] == "reward" for a in ENGINE.legal_actions(state, 2))
+    # Seat 2 wins and passes over the 5: seat 1, who played it, names the leader without a bonus.
+    state = ENGINE.apply(state, 2, {"type": "reward", "card": card("orca", 4)})
+    assert state.phase == LEAD and ENGINE.to_act(state) == {1}
+    assert all(a["type"] == "choose_leader" for a in ENGINE.legal_actions(state, 1))
+    with pytest.raises(IllegalAction):
+        use(state, 1, card("orca", 6))
 
 
 # -- scoring and the end --------------------------------------------------------------------------
