@@ -33,7 +33,7 @@ class Runtime:
         self._heartbeat: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        await self.broker.start(self.hub.handle)
+        await self.broker.start(self.hub.handle, self.hub.resync)
         if self.settings.redis_url:
             self._heartbeat = asyncio.create_task(self._beat())
         # Bots whose turn came up before a restart (or on a process that died) play on.

@@ -16,11 +16,18 @@ log = logging.getLogger(__name__)
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 """Called with (room_id, event) for every event published, by any process."""
 
+Resync = Callable[[], Awaitable[None]]
+"""Called when events may have been missed: every room this process serves must be brought up to date."""
+
+# Waits between attempts to win back a lost Redis connection: doubling from the first to the last.
+RECONNECT_FIRST = 0.1
+RECONNECT_MAX = 5.0
+
 CHANNEL_PREFIX = "motable:room:"
 
 
 class Broker(Protocol):
-    async def start(self, handler: Handler) -> None: ...
+    async def start(self, handler: Handler, resync: Resync) -> None: ...
 
     async def publish(self, room_id: str, event: dict[str, Any]) -> None: ...
 
@@ -33,7 +40,8 @@ class LocalBroker:
     def __init__(self) -> None:
         self._handler: Handler | None = None
 
-    async def start(self, handler: Handler) -> None:
+    async def start(self, handler: Handler, resync: Resync) -> None:
+        # In one process no event is ever missed, so there is never anything to resync.
         self._handler = handler
 
     async def publish(self, room_id: str, event: dict[str, Any]) -> None:
@@ -52,11 +60,32 @@ class RedisBroker:
         self._pubsub = self._redis.pubsub()
         self._listener: asyncio.Task[None] | None = None
 
-    async def start(self, handler: Handler) -> None:
+    async def start(self, handler: Handler, resync: Resync) -> None:
         await self._pubsub.psubscribe(CHANNEL_PREFIX + "*")
-        self._listener = asyncio.create_task(self._listen(handler))
+        self._listener = asyncio.create_task(self._listen(handler, resync))
 
-    async def _listen(self, handler: Handler) -> None:
+    async def _listen(self, handler: Handler, resync: Resync) -> None:
+        wait = RECONNECT_FIRST
+        lost = False
+        while True:
+            try:
+                if lost:
+                    # Reconnects and resubscribes (redis-py replays the subscriptions on connect) before
+                    # the rooms are refreshed, so no event falls between the refresh and the listening.
+                    await self._pubsub.ping()
+                    await resync()
+                    lost, wait = False, RECONNECT_FIRST
+                await self._relay(handler)
+                return
+            except aioredis.RedisError:
+                # Once redis-py's own retries are spent the error lands here; ending the task would end
+                # this process's fan-out for good, and the events missed meanwhile are gone.
+                log.exception("lost the Redis subscription; reconnecting in %.1fs", wait)
+                lost = True
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RECONNECT_MAX)
+
+    async def _relay(self, handler: Handler) -> None:
         async for message in self._pubsub.listen():
             if message["type"] != "pmessage":
                 continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,8 @@ from starlette.concurrency import run_in_threadpool
 
 from app.realtime.patch import diff
 from app.services import Services
+
+log = logging.getLogger(__name__)
 
 Message = dict[str, Any]
 
@@ -85,6 +88,15 @@ class Hub:
                     conn.send({"type": "room", "room": room})
         else:
             await self._push_state(room_id)
+
+    async def resync(self) -> None:
+        """Bring every room's sockets up to date after events may have been missed."""
+        for room_id in list(self._rooms):
+            try:
+                await self.handle(room_id, {"kind": "room"})
+                await self._push_state(room_id)
+            except Exception:
+                log.exception("refreshing the sockets of room %s failed", room_id)
 
     async def _push_state(self, room_id: str) -> None:
         async with self._lock(room_id):
