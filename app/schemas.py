@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, StringConstraints
+from pydantic import BaseModel, StrictInt, StringConstraints
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 
@@ -26,4 +26,5 @@ class AddBot(BaseModel):
 class PostAction(BaseModel):
     # Any JSON value: the engine tells a malformed action from an illegal one.
     action: Any
-    version: int | None = None
+    # Strict, as on the socket: `true` or "1" must not pass for version 1.
+    version: StrictInt | None = None

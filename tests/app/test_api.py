@@ -307,3 +307,14 @@ def test_bots_play_their_own_turns(client: TestClient, rounds: int) -> None:
             )
     assert state["status"] == "finished"
     assert len(client.get(f"/api/rooms/{room_id}/log").json()["entries"]) == 6 * rounds
+
+
+def test_version_must_be_an_integer_as_on_the_socket(client: TestClient) -> None:
+    room_id, (host, _guest) = started_room(client)
+    legal = client.get(f"/api/rooms/{room_id}/state", headers=auth(host)).json()["legal_actions"][0]
+    for version in (True, "1", 1.0):
+        refused = client.post(
+            f"/api/rooms/{room_id}/actions", headers=auth(host), json={"action": legal, "version": version}
+        )
+        assert (refused.status_code, error_code(refused)) == (422, "invalid_request"), version
+    assert client.get(f"/api/rooms/{room_id}/log").json()["entries"] == []
