@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 import pytest
@@ -104,6 +105,19 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
     )
     assert "You went out and take the Mojo card (+10)" in text
 
+    # A 5's player who names themself to lead is not named twice.
+    chose = page.evaluate(
+        """async () => {
+            const { describeEvent } = await import('/static/js/games/moby-trick.js');
+            const name = (s, object) => (s === 0 ? (object ? 'you' : 'You') : 'Bo');
+            return [
+                describeEvent({ event: 'leader', chooser: 1, seat: 1 }, name).text,
+                describeEvent({ event: 'leader', chooser: 1, seat: 0 }, name).text,
+            ];
+        }"""
+    )
+    assert chose == ["Bo chose to lead the next trick.", "Bo chose you to lead the next trick."]
+
     # The player in the lead is named as such, not only painted green.
     leading = page.evaluate(
         """async () => {
@@ -120,3 +134,19 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
         }"""
     )
     assert leading == ["4 (leading)"]
+
+
+def test_mojo_says_what_the_others_played(server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    ann = new_player()
+    ann.goto(server.base_url + "/")
+    ann.fill("#player-name", "Ann")
+    ann.check('input[name="game"][value="mojo"]')
+    # The bot (the second to join) plays first, so Ann's first turn follows its move.
+    ann.select_option("#opt-first_seat", label="Player 2 (joins second)")
+    ann.click("#create-button")
+    ann.wait_for_url("**/r/**")
+    add_bot_and_start(ann, seats_before_bot=1)
+    ann.wait_for_selector(".mojo-mine.is-current")
+    announcer = ann.locator("#announcer")
+    expect(announcer).to_have_attribute("aria-live", "polite")
+    expect(announcer).to_contain_text(re.compile(r"^Bot \d+ (played|drew|took|had|hit) .+\. Your turn\.$"))

@@ -139,7 +139,7 @@ function agree(subject, singular, plural) {
 }
 
 /** One event as a sentence, or null for events shown some other way. */
-function describeEvent(event, name) {
+export function describeEvent(event, name) {
   switch (event.event) {
     case "round_start":
       return {
@@ -168,6 +168,7 @@ function describeEvent(event, name) {
       };
     }
     case "leader":
+      if (event.seat === event.chooser) return { text: `${name(event.chooser)} chose to lead the next trick.` };
       return { text: `${name(event.chooser)} chose ${name(event.seat, true)} to lead the next trick.` };
     case "round_end":
       return {

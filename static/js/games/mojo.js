@@ -520,10 +520,22 @@ export function mount(root, ctx) {
     renderLog(view, fresh);
     restoreFocus(focusWasHere);
 
-    const roundEnd = freshEvents.find((e) => e.kind === "round_end");
-    if (roundEnd && previous) {
-      const line = describeEvents([roundEnd], name, view.discard_piles.length)[0];
-      ctx.announce(line.text);
+    // Say what the others did, in words, and whose turn it is now: the felt alone tells
+    // a screen reader nothing. The page already says "Your turn." when nothing else is new.
+    if (previous && freshEvents.length) {
+      const said = describeEvents(freshEvents, name, view.discard_piles.length)
+        .filter((line) => line.seat === undefined || line.seat !== ctx.mySeat)
+        .map((line) => line.text);
+      if (said.length) {
+        const myTurn = (state.to_act || []).includes(ctx.mySeat);
+        const current = view.current;
+        const next = myTurn
+          ? " Your turn."
+          : current !== null && current !== undefined && !state.result
+            ? ` ${ctx.seatName(current)}'s turn.`
+            : "";
+        ctx.announce(`${said.join(" ")}${next}`);
+      }
     }
     previous = state;
   }
