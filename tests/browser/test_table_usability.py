@@ -31,6 +31,20 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
         if ann.evaluate(ON_A_TABLE_MOVE):
             break
     assert ann.evaluate(ON_A_TABLE_MOVE), "Tab never reached a card"
+    # Every colour's name fits on a phone-sized card ("ORANGE" and "YELLOW" were cut).
+    cut = ann.evaluate(
+        """() => ['blue', 'green', 'yellow', 'orange', 'red'].filter((colour) => {
+            const card = document.createElement('div');
+            card.className = `card c-${colour}`;
+            card.innerHTML = `<span class="card-name">◆ ${colour}</span>`;
+            document.querySelector('.mojo-center').append(card);
+            const name = card.querySelector('.card-name');
+            const overflows = name.scrollWidth > name.clientWidth;
+            card.remove();
+            return overflows;
+        })"""
+    )
+    assert cut == []
 
     moves = 0
     while not game_over(ann):
@@ -49,6 +63,9 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
 
     # The last card took the focus with it: the result has it now, not <body>.
     expect(ann.locator("#game-over h2")).to_be_focused()
+    if not ann.locator(".my-facedown .is-facedown").count():
+        # Nothing is face down any more, so the empty hand does not claim otherwise.
+        expect(ann.locator("#hand")).not_to_have_attribute("data-empty", "mojo")
     expect(ann.locator(".scorepad tbody tr")).not_to_have_count(0)
     assert ann.evaluate("document.documentElement.scrollWidth") <= 375
     shoot(ann, "keyboard-game-over")

@@ -376,7 +376,8 @@ export function mount(root, ctx) {
     });
     while (els.hand.children.length > wanted.length) els.hand.lastElementChild.remove();
     if (!view.hand.length) {
-      els.hand.dataset.empty = view.face_down.length || revealedCards.length ? "mojo" : "none";
+      // "Your cards are face down" only while some still are; once all are revealed it would mislead.
+      els.hand.dataset.empty = view.face_down.length ? "mojo" : "none";
     } else delete els.hand.dataset.empty;
     if (hadFocus && !els.hand.contains(document.activeElement)) {
       const next = wanted.find((n) => !n.disabled) || wanted[Math.min(focusedIndex, wanted.length - 1)];
