@@ -26,6 +26,9 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
     create_room(ann, server.base_url, "Annabelle-Longname")
     add_bot_and_start(ann, seats_before_bot=1)
     ann.wait_for_selector(".mojo-mine.is-current")
+    # On a phone the connection shows as a dot, but a screen reader still gets the words.
+    expect(ann.locator("#conn-text")).to_have_text("Live")
+    assert ann.evaluate("getComputedStyle(document.getElementById('conn-text')).display") != "none"
     for _ in range(60):
         ann.keyboard.press("Tab")
         if ann.evaluate(ON_A_TABLE_MOVE):
