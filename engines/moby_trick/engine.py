@@ -52,6 +52,14 @@ class MobyTrickOptions(Options):
         description="The player who last saw a whale leads the first trick.",
         json_schema_extra=SEAT_WIDGET,
     )
+    full_reward: bool = Field(
+        True,
+        title="Rewards paid in full",
+        description=(
+            "When the trick and the discard pile hold too few cards for a reward, the missing pearls"
+            " still score (noted as points). Off: the winner scores only the cards there are."
+        ),
+    )
     fives_can_win: bool = Field(
         False,
         title="A 5 can win a trick",
@@ -69,6 +77,7 @@ class MobyTrickState:
     first_player: int
     rng: Rng
     fives_can_win: bool = False
+    full_reward: bool = True
     round_number: int = 0
     round_leader: int = 0
     trump: str = ""
@@ -78,6 +87,8 @@ class MobyTrickState:
     set_aside: list[int] = field(default_factory=list)
     bonuses: list[list[int]] = field(default_factory=list)
     pearl_piles: list[list[int]] = field(default_factory=list)
+    # Pearls of a reward that no card was left to pay, scored like pearl-pile cards.
+    pearl_points: list[int] = field(default_factory=list)
     discard_pile: list[int] = field(default_factory=list)
     undealt: list[int] = field(default_factory=list)
     trick_seats: list[int] = field(default_factory=list)
@@ -99,6 +110,7 @@ class MobyTrickState:
             first_player=self.first_player,
             rng=Rng(self.rng.seed, self.rng.counter),
             fives_can_win=self.fives_can_win,
+            full_reward=self.full_reward,
             round_number=self.round_number,
             round_leader=self.round_leader,
             trump=self.trump,
@@ -108,6 +120,7 @@ class MobyTrickState:
             set_aside=list(self.set_aside),
             bonuses=[list(b) for b in self.bonuses],
             pearl_piles=[list(p) for p in self.pearl_piles],
+            pearl_points=list(self.pearl_points),
             discard_pile=list(self.discard_pile),
             undealt=list(self.undealt),
             trick_seats=list(self.trick_seats),
@@ -174,8 +187,12 @@ def usable_bonuses(state: MobyTrickState, seat: int) -> list[int]:
     ]
 
 
+def pearls(state: MobyTrickState, seat: int) -> int:
+    return len(state.pearl_piles[seat]) + state.pearl_points[seat]
+
+
 def round_points(state: MobyTrickState, seat: int) -> int:
-    return len(state.pearl_piles[seat]) + len(state.bonuses[seat]) // 2
+    return pearls(state, seat) + len(state.bonuses[seat]) // 2
 
 
 class MobyTrickEngine(Engine[MobyTrickState]):
@@ -202,6 +219,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             first_player=options.first_player,
             rng=Rng(seed),
             fives_can_win=options.fives_can_win,
+            full_reward=options.full_reward,
             totals=[0] * players,
         )
         self._start_round(state, options.first_player)
@@ -229,6 +247,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         state.set_aside = [NO_CARD] * n
         state.bonuses = [[] for _ in range(n)]
         state.pearl_piles = [[] for _ in range(n)]
+        state.pearl_points = [0] * n
         state.voids = [[] for _ in range(n)]
         state.discard_pile = []
         state.trick_seats = []
@@ -373,7 +392,13 @@ class MobyTrickEngine(Engine[MobyTrickState]):
                 # Short trick: the rest comes from the top of the discard pile.
                 pile.extend(state.discard_pile[-from_discard:])
                 del state.discard_pile[-from_discard:]
-            points = len(rest[:points]) + from_discard
+            missing = points - len(rest[:points]) - from_discard
+            if state.full_reward:
+                # The rulebook pays "as many victory points as there are pearls"; the cards
+                # set aside at the deal stay hidden, so the rest is noted instead of drawn.
+                state.pearl_points[winner] += missing
+            else:
+                points -= missing
         self._log(
             state,
             {
@@ -420,7 +445,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
                     "hand_count": len(state.hands[s]),
                     "has_set_aside": state.set_aside[s] != NO_CARD,
                     "bonuses": [CARDS[c].to_json() for c in state.bonuses[s]],
-                    "pearl_count": len(state.pearl_piles[s]),
+                    "pearl_count": pearls(state, s),
                     "pearl_pile": [CARDS[c].to_json() for c in state.pearl_piles[s]] if s == seat else None,
                     "known_voids": list(state.voids[s]),
                     "round_points": round_points(state, s),
@@ -497,6 +522,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             "first_player": state.first_player,
             "rng": state.rng.dump(),
             "fives_can_win": state.fives_can_win,
+            "full_reward": state.full_reward,
             "round_number": state.round_number,
             "round_leader": state.round_leader,
             "trump": state.trump,
@@ -506,6 +532,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             "set_aside": list(state.set_aside),
             "bonuses": [list(b) for b in state.bonuses],
             "pearl_piles": [list(p) for p in state.pearl_piles],
+            "pearl_points": list(state.pearl_points),
             "discard_pile": list(state.discard_pile),
             "undealt": list(state.undealt),
             "trick_seats": list(state.trick_seats),
@@ -527,6 +554,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             rng=Rng.load(data["rng"]),
             # Matches stored before the option existed were played with 5s that never win.
             fives_can_win=bool(data.get("fives_can_win", False)),
+            full_reward=bool(data.get("full_reward", False)),
             round_number=int(data["round_number"]),
             round_leader=int(data["round_leader"]),
             trump=str(data["trump"]),
@@ -536,6 +564,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             set_aside=[int(c) for c in data["set_aside"]],
             bonuses=[[int(c) for c in b] for b in data["bonuses"]],
             pearl_piles=[[int(c) for c in p] for p in data["pearl_piles"]],
+            pearl_points=[int(n) for n in data.get("pearl_points", [0] * int(data["players"]))],
             discard_pile=[int(c) for c in data["discard_pile"]],
             undealt=[int(c) for c in data["undealt"]],
             trick_seats=[int(s) for s in data["trick_seats"]],

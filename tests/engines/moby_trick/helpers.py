@@ -51,6 +51,7 @@ def build(
         set_aside=[NO_CARD] * players,
         bonuses=bonuses or [[] for _ in range(players)],
         pearl_piles=pearl_piles or [[] for _ in range(players)],
+        pearl_points=[0] * players,
         discard_pile=discard_pile or [],
         leader=leader,
         turn=leader,

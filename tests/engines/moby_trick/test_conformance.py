@@ -38,10 +38,12 @@ def test_cards_are_conserved_at_every_step(players: int) -> None:
         state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_random_playouts_conform_when_fives_can_win(players: int) -> None:
-    options = ENGINE.spec.parse_options({"fives_can_win": True})
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("raw", [{"fives_can_win": True}, {"full_reward": False}])
+def test_random_playouts_conform_with_the_rule_options(players: int, raw: dict[str, bool]) -> None:
+    options = ENGINE.spec.parse_options(raw)
     for seed in range(8):
         playout = random_playout(ENGINE, players, seed, options, check_every_step=seed < 2)
-        assert playout.final.phase == OVER and playout.final.fives_can_win
+        assert playout.final.phase == OVER
+        assert all(getattr(playout.final, key) == value for key, value in raw.items())
         assert ENGINE.dump(replay(ENGINE, playout)) == ENGINE.dump(playout.final)

@@ -242,10 +242,43 @@ def test_a_short_trick_takes_the_rest_of_the_reward_from_the_discard_pile() -> N
     assert state.events[-1]["from_discard"] == 2 and state.events[-1]["points"] == 3
 
 
-def test_a_reward_larger_than_all_cards_left_pays_what_there_is() -> None:
-    state = build([[card("orca", 1)], [card("orca", 3)]], trump="narwhal", token=1)
+def test_a_reward_larger_than_all_cards_left_is_still_paid_in_full() -> None:
+    # "The winner receives as many victory points as there are pearls shown": with no
+    # card left to take, the two missing pearls are noted as points.
+    state = build(
+        [[card("orca", 1), card("narwhal", 1)], [card("orca", 3), card("narwhal", 2)]],
+        trump="narwhal",
+        token=1,
+    )
+    state = play(play(state, 0, card("orca", 1)), 1, card("orca", 3))
+    assert state.pearl_piles[0] == [card("orca", 1)] and state.pearl_points == [2, 0]
+    assert state.events[-1]["points"] == 3 and state.events[-1]["from_discard"] == 0
+    assert ENGINE.view(state, 1)["seats"][0]["pearl_count"] == 3
+    assert ENGINE.view(state, 1)["seats"][0]["round_points"] == 3
+    assert sorted(all_cards(state)) == sorted(build([[], []]).undealt), "no card is made up"
+
+
+def test_option_full_reward_off_pays_only_the_cards_there_are() -> None:
+    state = build([[card("orca", 1)], [card("orca", 3)]], trump="narwhal", token=1, full_reward=False)
     state = play(play(state, 0, card("orca", 1)), 1, card("orca", 3))
     assert state.pearl_piles[0] == [card("orca", 1)] and state.events[-1]["points"] == 1
+    assert [s["round_points"] for s in ENGINE.view(state, 0)["seats"]] == [1, 0]
+
+
+def test_pearls_noted_for_a_short_reward_score_once_and_the_option_survives_a_dump() -> None:
+    state = build(
+        [[card("orca", 1)], [card("orca", 3)]], trump="narwhal", token=1, trick_number=8, totals=[5, 0]
+    )
+    state = play(play(state, 0, card("orca", 1)), 1, card("orca", 3))
+    assert ENGINE.scorepad(state).rounds == [[3, 0]] and ENGINE.scorepad(state).totals == [8, 0]
+    assert state.round_number == 2 and state.pearl_points == [0, 0]
+    assert fresh(2, full_reward=True).full_reward and not fresh(2, full_reward=False).full_reward
+    assert ENGINE.load(json.loads(json.dumps(ENGINE.dump(state)))) == state
+    # A match stored before the option existed loads with the rule it was played under.
+    old = ENGINE.dump(state)
+    del old["full_reward"], old["pearl_points"]
+    loaded = ENGINE.load(old)
+    assert not loaded.full_reward and loaded.pearl_points == [0, 0]
 
 
 def test_a_chosen_five_pays_one_pearl_goes_to_the_winner_and_gives_no_bonus() -> None:
@@ -356,7 +389,9 @@ def test_no_bonus_while_choosing_a_reward_or_a_leader() -> None:
 
 
 def last_trick(totals: list[int], target: int = 30) -> MobyTrickState:
-    """Trick 8, seat 0 wins taking the 3-pearl orca 3 of seat 1; seat 0 holds 4 pearl cards."""
+    """Trick 8, seat 0 wins taking the 3-pearl orca 3 of seat 1; seat 0 holds 4 pearl cards.
+
+    The trick holds two other cards and the discard pile none, so the third pearl is noted."""
     state = build(
         [[card("orca", 1)], [card("orca", 3)], [card("narwhal", 2)]],
         trump="orca",
@@ -374,20 +409,20 @@ def last_trick(totals: list[int], target: int = 30) -> MobyTrickState:
 
 def test_round_score_is_pearl_cards_plus_one_per_pair_of_unused_bonuses() -> None:
     state = last_trick([0, 0, 0])
-    # Seat 0: 4 + 2 pearl cards (the trick has only two other cards). Seat 1: 3 bonuses = 1 pair.
-    assert ENGINE.scorepad(state).rounds == [[6, 1, 0]]
-    assert ENGINE.scorepad(state).totals == [6, 1, 0]
+    # Seat 0: 4 + 2 pearl cards + 1 noted pearl. Seat 1: 3 bonuses = 1 pair.
+    assert ENGINE.scorepad(state).rounds == [[7, 1, 0]]
+    assert ENGINE.scorepad(state).totals == [7, 1, 0]
 
 
 def test_the_game_ends_when_someone_reaches_the_target_alone() -> None:
     state = last_trick([25, 0, 0])
     assert state.phase == OVER and ENGINE.to_act(state) == frozenset()
     result = ENGINE.result(state)
-    assert result is not None and result.winners == [0] and result.scores == [31, 1, 0]
+    assert result is not None and result.winners == [0] and result.scores == [32, 1, 0]
 
 
 def test_a_tie_for_the_top_at_the_target_plays_another_round() -> None:
-    state = last_trick([24, 29, 0])
+    state = last_trick([23, 29, 0])
     assert ENGINE.scorepad(state).totals == [30, 30, 0]
     assert state.phase == SET_ASIDE and state.round_number == 2 and ENGINE.result(state) is None
     assert state.events[-2]["event"] == "tie"
