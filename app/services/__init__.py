@@ -85,7 +85,9 @@ class Services:
             if match is None:
                 return {seat: matches.waiting_body(seat) for seat in seats}
             state = matches.load_state(session, match, self.cache)
-            version, status = match.version, room.status
+            # Both from the match row: on PostgreSQL the room row was read a statement earlier and may
+            # predate the move that finished the match.
+            version, status = match.version, match.status
         return {seat: matches.state_body(room.game, state, version, status, seat) for seat in seats}
 
     def act(

@@ -318,3 +318,37 @@ def test_version_must_be_an_integer_as_on_the_socket(client: TestClient) -> None
         )
         assert (refused.status_code, error_code(refused)) == (422, "invalid_request"), version
     assert client.get(f"/api/rooms/{room_id}/log").json()["entries"] == []
+
+
+@pytest.mark.postgres
+def test_a_state_body_is_read_at_one_version(
+    postgres_url: str, tiny: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.config import Settings, sqlalchemy_url
+    from app.db import upgrade
+    from app.main import create_app
+    from app.services import rooms
+
+    url = sqlalchemy_url(postgres_url)
+    upgrade(url)
+    with TestClient(create_app(Settings(database_url=url, bot_delay=0))) as client:
+        room_id, tokens = started_room(client, rounds=1)
+        services = client.app.state.runtime.services  # type: ignore[attr-defined]
+        for _ in range(3):
+            seat = services.state(room_id, None)["to_act"][0]
+            services.act(room_id, tokens[seat], services.state(room_id, tokens[seat])["legal_actions"][0])
+        last = services.state(room_id, tokens[1])["legal_actions"][0]
+        find_room = rooms.find_room
+
+        def finished_meanwhile(*args: Any, **kwargs: Any) -> Any:
+            room = find_room(*args, **kwargs)
+            monkeypatch.setattr(rooms, "find_room", find_room)
+            # The last move commits between the reads of the room and of its match.
+            mover = threading.Thread(target=services.act, args=(room_id, tokens[1], last))
+            mover.start()
+            mover.join()
+            return room
+
+        monkeypatch.setattr(rooms, "find_room", finished_meanwhile)
+        body = services.state_bodies(room_id, {None})[None]
+        assert body["to_act"] == [] and body["result"] is not None and body["status"] == "finished"
