@@ -274,7 +274,7 @@ async function act(action) {
   }
 }
 
-// A refused or unsent move is said on screen, not only to screen readers: the
+// A refused or unsent move (or rematch) is said on screen, not only to screen readers: the
 // player has to know the click did nothing. role="alert" reads it out too.
 function showMoveError(text) {
   const node = $("move-error");
@@ -486,7 +486,7 @@ async function openRematch(event) {
     location.assign(`/r/${made.room_id}`);
   } catch (error) {
     event.target.disabled = false;
-    announce(error.message);
+    showMoveError(error.message);
   }
 }
 

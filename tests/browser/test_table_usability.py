@@ -73,6 +73,14 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
     assert ann.evaluate("document.documentElement.scrollWidth") <= 375
     shoot(ann, "keyboard-game-over")
 
+    # A rematch the server turns down says why, on screen.
+    refusal = {"error": {"code": "rate_limited", "message": "Too many requests; wait a moment."}}
+    ann.route("**/rematch", lambda route: route.fulfill(status=429, json=refusal))
+    ann.get_by_role("button", name="Rematch").click()
+    expect(ann.locator("#move-error")).to_be_visible()
+    expect(ann.locator("#move-error")).to_contain_text("Too many requests")
+    expect(ann.get_by_role("button", name="Rematch")).to_be_enabled()
+
 
 def test_a_refused_move_is_shown_on_screen(server: ServeProcess, new_player: Callable[..., Page]) -> None:
     ann = new_player(375, 800)
