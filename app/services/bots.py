@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -16,6 +17,9 @@ from app.services.matches import Applied
 log = logging.getLogger(__name__)
 
 MAX_RETRY_DELAY = 60.0
+# After this many failed turns in a row the random bot plays instead: a bot with a bug must not
+# stall a match the people at the table want to finish.
+FALLBACK_AFTER = 2
 
 
 class BotRunner:
@@ -54,6 +58,8 @@ class BotRunner:
                         if room_id in self._dirty:
                             continue
                         return
+                    if failures >= FALLBACK_AFTER and turn.kind != "random":
+                        turn = dataclasses.replace(turn, kind="random")
                     await asyncio.sleep(self._delay)
                     try:
                         applied = await run_in_threadpool(self._services.play_bot, turn)

@@ -10,7 +10,9 @@ from starlette.testclient import TestClient
 
 from app.services import BotTurn
 from app.services.matches import Applied
+from engines.core import RandomBot
 
+from . import tiny_game
 from .conftest import auth
 from .test_api import new_room
 
@@ -43,3 +45,38 @@ def test_a_bot_plays_on_after_a_failed_turn(client: TestClient, monkeypatch: pyt
             break
         time.sleep(0.01)
     assert calls[:2] == [2, 2] and state["version"] == 3 and state["to_act"] == [0]
+
+
+def test_a_bot_that_keeps_failing_hands_its_turn_to_the_random_bot(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The tiny game gets a "strong" bot, which the server seats in preference to the random one.
+    monkeypatch.setitem(tiny_game.BOTS, "strong", RandomBot)
+    room = new_room(client)
+    room_id, host = room["room_id"], auth(room["token"])
+    client.post(f"/api/rooms/{room_id}/bots", headers=host)
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    monkeypatch.setattr(runtime.bots, "retry_delay", 0.01)
+    play_bot = runtime.services.play_bot
+    kinds: list[str] = []
+
+    def broken_strong_bot(turn: BotTurn) -> Applied:
+        kinds.append(turn.kind)
+        if turn.kind != "random":
+            raise RuntimeError("the strong bot has a bug")
+        applied: Applied = play_bot(turn)
+        return applied
+
+    monkeypatch.setattr(runtime.services, "play_bot", broken_strong_bot)
+    client.post(f"/api/rooms/{room_id}/start", headers=host)
+    legal = client.get(f"/api/rooms/{room_id}/state", headers=host).json()["legal_actions"][0]
+    client.post(f"/api/rooms/{room_id}/actions", headers=host, json={"action": legal})
+    state: dict[str, Any] = {}
+    for _ in range(300):
+        state = client.get(f"/api/rooms/{room_id}/state").json()
+        if state["version"] >= 3:
+            break
+        time.sleep(0.01)
+    assert state["version"] == 3 and state["to_act"] == [0], "the match went on"
+    assert kinds[-1] == "random" and kinds.count("random") == 1
+    assert len([k for k in kinds if k != "random"]) == 2
