@@ -73,6 +73,11 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(422, "invalid_request", problems or "invalid request")
 
 
+async def _unexpected_error(_request: Request, _exc: Exception) -> JSONResponse:
+    # Starlette still logs the exception with its traceback; the client gets the usual body shape.
+    return _error_response(500, "internal_error", "something went wrong on our side; try again")
+
+
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     code = CODE_BY_STATUS.get(exc.status_code, "invalid_request")
@@ -97,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         AppError: _app_error,
         RequestValidationError: _validation_error,
         HTTPException: _http_error,
+        Exception: _unexpected_error,
     }
     for exc_type, handler in handlers.items():
         app.add_exception_handler(exc_type, handler)

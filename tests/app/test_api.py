@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from app.config import Settings
 from app.errors import AppError
+from app.main import create_app
 
 from .conftest import auth
 
@@ -274,8 +276,6 @@ def test_a_lost_race_answers_stale_version_and_changes_nothing(client: TestClien
 
 
 def test_a_restarted_process_resumes_from_the_database(database_url: str, tiny: str) -> None:
-    from app.config import Settings
-    from app.main import create_app
 
     with TestClient(create_app(Settings(database_url=database_url, bot_delay=0))) as first:
         room_id, tokens = started_room(first)
@@ -324,9 +324,8 @@ def test_version_must_be_an_integer_as_on_the_socket(client: TestClient) -> None
 def test_a_state_body_is_read_at_one_version(
     postgres_url: str, tiny: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.config import Settings, sqlalchemy_url
+    from app.config import sqlalchemy_url
     from app.db import upgrade
-    from app.main import create_app
     from app.services import rooms
 
     url = sqlalchemy_url(postgres_url)
@@ -352,3 +351,19 @@ def test_a_state_body_is_read_at_one_version(
         monkeypatch.setattr(rooms, "find_room", finished_meanwhile)
         body = services.state_bodies(room_id, {None})[None]
         assert body["to_act"] == [] and body["result"] is not None and body["status"] == "finished"
+
+
+def test_an_unexpected_failure_still_answers_in_the_error_shape(
+    database_url: str, tiny: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(Settings(database_url=database_url, bot_delay=0))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        room = new_room(client)
+
+        def broken(room_id: str) -> None:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(app.state.runtime.services, "room", broken)
+        response = client.get(f"/api/rooms/{room['room_id']}")
+        assert response.status_code == 500
+        assert error_code(response) == "internal_error"
