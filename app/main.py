@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
+from app.logs import redact_tokens
 from app.ratelimit import Buckets, RateLimit
 from app.routes import api, pages, ws
 from app.runtime import Runtime
@@ -86,6 +87,7 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    redact_tokens()
     runtime = Runtime(settings)
 
     @asynccontextmanager

@@ -24,12 +24,15 @@ def free_port() -> int:
 class ServeProcess:
     """One `motable serve` subprocess; `start` again after `kill` reuses its port and database."""
 
-    def __init__(self, env: dict[str, str], log_path: Path, port: int | None = None) -> None:
+    def __init__(
+        self, env: dict[str, str], log_path: Path, port: int | None = None, log_level: str = "warning"
+    ) -> None:
         self.port = port or free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.env = env
         self.log_path = log_path
+        self.log_level = log_level
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> ServeProcess:
@@ -38,7 +41,16 @@ class ServeProcess:
         env = {**inherited, "MOTABLE_BOT_DELAY": "0", **self.env}
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
+                [
+                    sys.executable,
+                    "-m",
+                    "app",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--log-level",
+                    self.log_level,
+                ],
                 cwd=ROOT,
                 env=env,
                 stdout=log,
