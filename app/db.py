@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -53,7 +54,12 @@ class Database:
         with self._sessions() as session, session.begin():
             yield session
 
-    def dispose(self) -> None:
+    def dispose(self, wait: float = 5.0) -> None:
+        """Close every connection. Waits (a bounded time) for connections still checked out by worker
+        threads finishing a query: disposing under them would strand those connections unclosed."""
+        deadline = time.monotonic() + wait
+        while self.engine.pool.checkedout() and time.monotonic() < deadline:  # type: ignore[attr-defined]
+            time.sleep(0.01)
         self.engine.dispose()
 
 

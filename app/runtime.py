@@ -58,7 +58,7 @@ class Runtime:
         await self.bots.stop()
         await self.broker.stop()
         self.presence.close()
-        self.db.dispose()
+        await run_in_threadpool(self.db.dispose)
 
     async def _publish(self, room_id: str, event: dict[str, Any]) -> None:
         try:
