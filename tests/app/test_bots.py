@@ -17,6 +17,23 @@ from .conftest import auth
 from .test_api import new_room
 
 
+def first_move_then_wait_for_the_bot(
+    client: TestClient, room_id: str, host: dict[str, str]
+) -> dict[str, Any]:
+    """Start, make the host's first move, then poll until the bot answered (version 3) or time ran out.
+    Nobody else acts or connects: only the bot runner itself can bring the bot back."""
+    client.post(f"/api/rooms/{room_id}/start", headers=host)
+    legal = client.get(f"/api/rooms/{room_id}/state", headers=host).json()["legal_actions"][0]
+    client.post(f"/api/rooms/{room_id}/actions", headers=host, json={"action": legal})
+    state: dict[str, Any] = {}
+    for _ in range(300):
+        state = client.get(f"/api/rooms/{room_id}/state").json()
+        if state["version"] >= 3:
+            break
+        time.sleep(0.01)
+    return state
+
+
 def test_a_bot_plays_on_after_a_failed_turn(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     room = new_room(client)
     room_id, host = room["room_id"], auth(room["token"])
@@ -34,16 +51,7 @@ def test_a_bot_plays_on_after_a_failed_turn(client: TestClient, monkeypatch: pyt
         return applied
 
     monkeypatch.setattr(runtime.services, "play_bot", flaky)
-    client.post(f"/api/rooms/{room_id}/start", headers=host)
-    legal = client.get(f"/api/rooms/{room_id}/state", headers=host).json()["legal_actions"][0]
-    client.post(f"/api/rooms/{room_id}/actions", headers=host, json={"action": legal})
-    # Nobody else acts or connects: only the runner itself can bring the bot back.
-    state: dict[str, Any] = {}
-    for _ in range(300):
-        state = client.get(f"/api/rooms/{room_id}/state").json()
-        if state["version"] >= 3:
-            break
-        time.sleep(0.01)
+    state = first_move_then_wait_for_the_bot(client, room_id, host)
     assert calls[:2] == [2, 2] and state["version"] == 3 and state["to_act"] == [0]
 
 
@@ -68,15 +76,7 @@ def test_a_bot_that_keeps_failing_hands_its_turn_to_the_random_bot(
         return applied
 
     monkeypatch.setattr(runtime.services, "play_bot", broken_strong_bot)
-    client.post(f"/api/rooms/{room_id}/start", headers=host)
-    legal = client.get(f"/api/rooms/{room_id}/state", headers=host).json()["legal_actions"][0]
-    client.post(f"/api/rooms/{room_id}/actions", headers=host, json={"action": legal})
-    state: dict[str, Any] = {}
-    for _ in range(300):
-        state = client.get(f"/api/rooms/{room_id}/state").json()
-        if state["version"] >= 3:
-            break
-        time.sleep(0.01)
+    state = first_move_then_wait_for_the_bot(client, room_id, host)
     assert state["version"] == 3 and state["to_act"] == [0], "the match went on"
     assert kinds[-1] == "random" and kinds.count("random") == 1
     assert len([k for k in kinds if k != "random"]) == 2
