@@ -17,6 +17,16 @@ from .conftest import auth
 from .test_api import new_room
 
 
+def room_with_a_bot(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> tuple[str, dict[str, str], Any]:
+    """A room of the host and one bot, whose runner retries failed turns without the real wait."""
+    room = new_room(client)
+    room_id, host = room["room_id"], auth(room["token"])
+    client.post(f"/api/rooms/{room_id}/bots", headers=host)
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    monkeypatch.setattr(runtime.bots, "retry_delay", 0.01)
+    return room_id, host, runtime
+
+
 def first_move_then_wait_for_the_bot(
     client: TestClient, room_id: str, host: dict[str, str]
 ) -> dict[str, Any]:
@@ -35,11 +45,7 @@ def first_move_then_wait_for_the_bot(
 
 
 def test_a_bot_plays_on_after_a_failed_turn(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    room = new_room(client)
-    room_id, host = room["room_id"], auth(room["token"])
-    client.post(f"/api/rooms/{room_id}/bots", headers=host)
-    runtime = client.app.state.runtime  # type: ignore[attr-defined]
-    monkeypatch.setattr(runtime.bots, "retry_delay", 0.01)
+    room_id, host, runtime = room_with_a_bot(client, monkeypatch)
     play_bot = runtime.services.play_bot
     calls: list[int] = []
 
@@ -60,11 +66,7 @@ def test_a_bot_that_keeps_failing_hands_its_turn_to_the_random_bot(
 ) -> None:
     # The tiny game gets a "strong" bot, which the server seats in preference to the random one.
     monkeypatch.setitem(tiny_game.BOTS, "strong", RandomBot)
-    room = new_room(client)
-    room_id, host = room["room_id"], auth(room["token"])
-    client.post(f"/api/rooms/{room_id}/bots", headers=host)
-    runtime = client.app.state.runtime  # type: ignore[attr-defined]
-    monkeypatch.setattr(runtime.bots, "retry_delay", 0.01)
+    room_id, host, runtime = room_with_a_bot(client, monkeypatch)
     play_bot = runtime.services.play_bot
     kinds: list[str] = []
 
