@@ -16,6 +16,7 @@ from engines.core import (
     Rng,
     Scorepad,
     Starter,
+    check_seat,
     json_copy,
     seat_option,
     seat_widget,
@@ -444,6 +445,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
 
     # -- what leaves the engine -------------------------------------------
     def view(self, state: MobyTrickState, seat: int | None) -> dict[str, Any]:
+        check_seat(seat, state.players)
         seats = []
         for s in range(state.players):
             seats.append(

@@ -17,6 +17,7 @@ from engines.core import (
     Rng,
     Scorepad,
     Starter,
+    check_seat,
     json_copy,
     seat_option,
     seat_widget,
@@ -351,7 +352,7 @@ class MojoEngine(Engine[MojoState]):
 
     def view(self, state: MojoState, seat: int | None) -> dict[str, Any]:
         s = state
-        mine = seat is not None and 0 <= seat < s.players
+        check_seat(seat, s.players)
         events = [
             {k: v for k, v in e.items() if k != "card"}
             if e["kind"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
@@ -360,7 +361,7 @@ class MojoEngine(Engine[MojoState]):
         ]
         return {
             "game": "mojo",
-            "you": seat if mine else None,
+            "you": seat,
             "round": s.round,
             "target": s.target,
             "double_discard": s.double_discard,
@@ -387,9 +388,9 @@ class MojoEngine(Engine[MojoState]):
                 for i in range(s.players)
             ],
             "hand": [CARDS[c].to_json() for c in sorted(s.hands[seat], key=_hand_order)]
-            if mine and seat is not None
+            if seat is not None
             else [],
-            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if mine and seat is not None else [],
+            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if seat is not None else [],
             "events": events,
             "last_round": json_copy(s.last_round),
         }
