@@ -11,6 +11,7 @@ from typing import Any
 
 from .errors import EngineError, InvalidOptions
 from .protocol import Action, Engine, Options
+from .replay import replay as replay_match
 
 
 @dataclass
@@ -186,7 +187,4 @@ def random_playout(
 
 
 def replay(engine: Engine[Any], playout: Playout) -> Any:
-    state = engine.setup(playout.players, playout.seed, playout.options)
-    for seat, action in playout.actions:
-        state = engine.apply(state, seat, action)
-    return state
+    return replay_match(engine, playout.players, playout.seed, playout.options, playout.actions)
