@@ -31,6 +31,8 @@ class Applied:
     state: Any
     # A round or the match ended, so the room body (scorepad, status) changed too.
     scored: bool
+    # The action applied (other processes replay it on the state they hold).
+    action: Any = None
 
     def body(self) -> dict[str, Any]:
         status = "finished" if get_engine(self.game).result(self.state) is not None else "playing"
@@ -91,15 +93,18 @@ def apply_action(
     action: Any,
     expected_version: int | None,
     cache: StateCache,
+    pending: dict[int, tuple[int, Any]] | None = None,
 ) -> Applied:
-    """Apply `action` by `seat` inside the caller's transaction; raises AppError having written nothing."""
+    """Apply `action` by `seat` inside the caller's transaction; raises AppError having written nothing.
+    `pending`: states this transaction has reached but not committed yet, by match id."""
     match = current_match(session, room_id, lock=True)
     if match is None:
         raise AppError("not_started", "the match has not started yet")
     if expected_version is not None and expected_version != match.version:
         raise AppError("stale_version", f"the match is at version {match.version}, not {expected_version}")
     engine = get_engine(match.game)
-    state = load_state(session, match, cache)
+    ahead = pending.get(match.id) if pending is not None else None
+    state = ahead[1] if ahead is not None and ahead[0] == match.version else load_state(session, match, cache)
     try:
         new_state = engine.apply(state, seat, action)
     except EngineError as error:
@@ -122,7 +127,7 @@ def apply_action(
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         raise AppError("stale_version", "another action was applied first; fetch the state and retry")
-    return Applied(match.id, match.game, seat, version, new_state, scored)
+    return Applied(match.id, match.game, seat, version, new_state, scored, action)
 
 
 def state_body(game: str, state: Any, version: int, status: str, seat: int | None) -> dict[str, Any]:
