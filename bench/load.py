@@ -457,6 +457,9 @@ def main() -> None:
     for error in result["errors"][:5]:
         print(f"  {error}")
     print(f"server CPU s       {result['cpu_s']:.1f}")
+    moves_done = result["moves_per_s"] * result["spent"]
+    if moves_done:
+        print(f"server CPU ms/move {1000 * result['cpu_s'] / moves_done:.2f}")
     print(f"server peak RSS    {result['peak_rss_mib']:.0f} MiB")
     print(f"echo round trips/s {echo_rate:.0f}")
     print(f"moves/s / echo     {result['moves_per_s'] / echo_rate:.3f}")

@@ -202,22 +202,52 @@ class Services:
         results: list[matches.Applied | Exception] = []
         # States reached in this transaction, so a room's second move builds on its first.
         pending: dict[int, tuple[int, Any]] = {}
+        rows: list[dict[str, Any]] = []
         with self.db.transaction() as session:
             for move in moves:
                 try:
-                    with session.begin_nested():
-                        applied = matches.apply_action(
-                            session, move.room_id, move.seat, move.action, move.version, self.cache, pending
-                        )
+                    applied = self._apply_known(session, move, pending, rows)
+                    if applied is None:
+                        # The reading path: a savepoint, so a refusal found late writes nothing.
+                        with session.begin_nested():
+                            applied = matches.apply_action(
+                                session,
+                                move.room_id,
+                                move.seat,
+                                move.action,
+                                move.version,
+                                self.cache,
+                                pending,
+                            )
                 except Exception as error:
                     results.append(error)
                     continue
                 pending[applied.match_id] = (applied.version, applied.state)
                 results.append(applied)
+            matches.insert_actions(session, rows)
         for result in results:
             if isinstance(result, matches.Applied):
                 self.cache.put(result.match_id, result.version, result.state)
         return results
+
+    def _apply_known(
+        self, session: Any, move: Move, pending: dict[int, tuple[int, Any]], rows: list[dict[str, Any]]
+    ) -> matches.Applied | None:
+        """The fast path: a plain move on a state this process holds (None: take the reading path)."""
+        facts = self.known_facts(move.room_id)
+        if facts is None:
+            return None
+        known = pending.get(facts.match_id) or self.cache.get(facts.match_id)
+        if known is None:
+            return None
+        done = matches.apply_known(
+            session, facts.match_id, facts.game, known, move.seat, move.action, move.version
+        )
+        if done is None:
+            return None
+        applied, row = done
+        rows.append(row)
+        return applied
 
     def act(
         self, room_id: str, token: str | None, action: Any, version: int | None = None
