@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
 from app.realtime.patch import diff
-from app.services import Services
+from app.services.matches import state_body
+from app.services.store import Services
+from engines.core import get_engine
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +50,9 @@ class Connection:
 
 
 class Hub:
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, room_body: Callable[[str], Awaitable[Message]]) -> None:
         self._services = services
+        self._room_body = room_body
         self._rooms: dict[str, set[Connection]] = {}
         # Per room, so the bodies a socket is sent always advance in version order.
         self._locks: dict[str, asyncio.Lock] = {}
@@ -63,6 +67,14 @@ class Hub:
             conn.last = bodies[conn.seat]
             conn.send({"type": "snapshot", "version": conn.last["version"], "state": conn.last})
             self._rooms.setdefault(room_id, set()).add(conn)
+
+    async def reseat(self, room_id: str, conn: Connection, seat: int) -> None:
+        """An attached socket now watches as `seat`: it is sent a fresh snapshot for that seat."""
+        async with self._lock(room_id):
+            bodies = await run_in_threadpool(self._services.state_bodies, room_id, {seat})
+            conn.seat = seat
+            conn.last = bodies[seat]
+            conn.send({"type": "snapshot", "version": conn.last["version"], "state": conn.last})
 
     def detach(self, room_id: str, conn: Connection) -> None:
         conns = self._rooms.get(room_id)
@@ -83,11 +95,11 @@ class Hub:
             # Under the room lock too: two events read concurrently could otherwise go out newest
             # first, and the client would keep the older body (a seat shown gone, a stale status).
             async with self._lock(room_id):
-                room = await run_in_threadpool(self._services.room, room_id)
+                room = await self._room_body(room_id)
                 for conn in list(self._rooms.get(room_id, ())):
                     conn.send({"type": "room", "room": room})
         else:
-            await self._push_state(room_id)
+            await self._push_state(room_id, event)
 
     async def resync(self) -> None:
         """Bring every room's sockets up to date after events may have been missed."""
@@ -98,12 +110,28 @@ class Hub:
             except Exception:
                 log.exception("refreshing the sockets of room %s failed", room_id)
 
-    async def _push_state(self, room_id: str) -> None:
+    def _bodies_from_memory(
+        self, event: dict[str, Any], seats: set[int | None]
+    ) -> dict[int | None, Message] | None:
+        """Each viewer's body at the event's version, from the state held in memory (None: not held)."""
+        if "version" not in event:
+            return None
+        game, version = event["game"], event["version"]
+        state = self._services.state_at(event["match"], game, version, event["seat"], event["action"])
+        if state is None:
+            return None
+        status = "finished" if get_engine(game).result(state) is not None else "playing"
+        return {seat: state_body(game, state, version, status, seat) for seat in seats}
+
+    async def _push_state(self, room_id: str, event: dict[str, Any] | None = None) -> None:
         async with self._lock(room_id):
             conns = list(self._rooms.get(room_id, ()))
             if not conns:
                 return
-            bodies = await run_in_threadpool(self._services.state_bodies, room_id, {c.seat for c in conns})
+            seats = {c.seat for c in conns}
+            bodies = self._bodies_from_memory(event or {}, seats)
+            if bodies is None:
+                bodies = await run_in_threadpool(self._services.state_bodies, room_id, seats)
             # Sockets of one seat that were sent the same version get the same patch: diff it once.
             patches: dict[tuple[int | None, int], list[dict[str, Any]]] = {}
             for conn in conns:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import threading
 from typing import Any, cast
 
@@ -12,7 +13,7 @@ from fastapi import WebSocket
 
 from app.realtime.hub import CLOSE, Connection, Hub
 from app.routes import ws
-from app.services import Services
+from app.services.store import Services
 
 
 class SlowRooms:
@@ -25,10 +26,10 @@ class SlowRooms:
     def state_bodies(self, room_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
         return {seat: {"version": 0} for seat in seats}
 
-    def room(self, room_id: str) -> dict[str, Any]:
+    async def room(self, room_id: str) -> dict[str, Any]:
         read = next(self._reads)
         if read == 1:
-            self._second_read.wait(timeout=0.5)
+            await asyncio.to_thread(self._second_read.wait, 0.5)
         else:
             self._second_read.set()
         return {"read": read}
@@ -36,7 +37,8 @@ class SlowRooms:
 
 @pytest.mark.asyncio
 async def test_room_messages_go_out_in_the_order_they_were_read() -> None:
-    hub = Hub(cast(Services, SlowRooms()))
+    rooms = SlowRooms()
+    hub = Hub(cast(Services, rooms), rooms.room)
     conn = Connection(0)
     await hub.attach("r", conn)
     first = asyncio.create_task(hub.handle("r", {"kind": "room"}))
@@ -78,3 +80,8 @@ async def test_the_sender_closes_a_socket_that_fell_too_far_behind() -> None:
     websocket = RecordingSocket()
     await asyncio.wait_for(ws._send(cast(WebSocket, websocket), conn), timeout=5)
     assert websocket.sent == [] and websocket.closed == 1013
+
+
+def test_frames_encode_what_the_json_module_would() -> None:
+    message = {"type": "patch", "ops": [{"value": {1: "a", "b": (1, 2)}}], "big": 2**70, "text": "é\u2028"}
+    assert json.loads(ws.encode(message)) == json.loads(json.dumps(message))

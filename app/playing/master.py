@@ -1,0 +1,164 @@
+"""The playing layer: every use case that changes a room, for any transport.
+
+Each one commits (in a worker thread, through app.services), then tells every viewer (the broker),
+then wakes the room's bots. HTTP routes, the socket and the bots all come through here, so a change
+is never committed without being published, whoever made it. (boardgame.io's Master is the model.)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Literal
+
+from starlette.concurrency import run_in_threadpool
+
+from app.playing.bots import BotRunner
+from app.playing.writer import Writer
+from app.realtime.broker import Broker
+from app.realtime.presence import Presence
+from app.services.matches import Applied
+from app.services.store import Move, Services
+from engines.core import get_engine
+
+log = logging.getLogger(__name__)
+
+Starter = int | Literal["random"] | None
+
+
+class Master:
+    def __init__(self, services: Services, broker: Broker, presence: Presence, bot_delay: float) -> None:
+        self.services = services
+        self.broker = broker
+        self.presence = presence
+        self.writer = Writer(services.apply_moves)
+        self.bots = BotRunner(services, self.writer.submit, self._bot_played, bot_delay)
+
+    # -- reads --------------------------------------------------------------
+    async def room(self, room_id: str) -> dict[str, Any]:
+        connected = await self.presence.connected(room_id)
+        return await run_in_threadpool(self.services.room, room_id, connected)
+
+    async def state(self, room_id: str, token: str | None) -> dict[str, Any]:
+        return await run_in_threadpool(self.services.state, room_id, token)
+
+    async def log(self, room_id: str, token: str | None) -> dict[str, Any]:
+        return await run_in_threadpool(self.services.log, room_id, token)
+
+    async def seat_of(self, room_id: str, token: str | None) -> int | None:
+        return await run_in_threadpool(self.services.seat_of, room_id, token)
+
+    # -- use cases that change a room -----------------------------------------
+    async def create_room(self, game: str, name: str, options: dict[str, Any] | None) -> dict[str, Any]:
+        # Nobody watches a room that did not exist: nothing to publish.
+        return await run_in_threadpool(self.services.create_room, game, name, options)
+
+    async def join(self, room_id: str, name: str) -> dict[str, Any]:
+        joined = await run_in_threadpool(self.services.join, room_id, name)
+        await self.room_changed(room_id)
+        return joined
+
+    async def add_bot(self, room_id: str, token: str | None) -> dict[str, Any]:
+        added = await run_in_threadpool(self.services.add_bot, room_id, token)
+        await self.room_changed(room_id)
+        return added
+
+    async def start(self, room_id: str, token: str | None, starter: Starter = None) -> dict[str, Any]:
+        await run_in_threadpool(self.services.start, room_id, token, starter)
+        await self.room_changed(room_id)
+        await self._state_changed(room_id)
+        return await self.room(room_id)
+
+    async def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
+        made = await run_in_threadpool(self.services.rematch, room_id, token)
+        if made["created"]:
+            await self.room_changed(room_id)
+        return made
+
+    async def act(
+        self,
+        room_id: str,
+        token: str | None,
+        action: Any,
+        version: int | None = None,
+        committed: Callable[[Applied], None] | None = None,
+    ) -> Applied:
+        """Apply a player's action. Returns once it is committed and published; `committed` is called
+        between the two (the socket acknowledges there, so the ack comes before the patch)."""
+        seat = self.services.known_seat(room_id, token) if token is not None else None
+        if seat is None:
+            seat = await run_in_threadpool(self.services.player_seat, room_id, token)
+        applied = await self.writer.submit(Move(room_id, seat, action, version))
+        if committed is not None:
+            committed(applied)
+        await self._played(room_id, applied)
+        return applied
+
+    # -- presence -------------------------------------------------------------
+    async def connect(self, room_id: str, seat: int) -> None:
+        await self.presence.add(room_id, seat)
+        await self.room_changed(room_id)
+
+    async def disconnect(self, room_id: str, seat: int) -> None:
+        await self.presence.remove(room_id, seat)
+        await self.room_changed(room_id)
+
+    # -- publishing -----------------------------------------------------------
+    async def _publish(self, room_id: str, event: dict[str, Any]) -> None:
+        try:
+            await self.broker.publish(room_id, event)
+        except Exception:
+            # Every caller has committed already: a fan-out that fails (Redis unreachable, one viewer's
+            # body failing to build) must not turn a done change into an error or end the socket that
+            # made it. The sockets catch up with the next change, or with a fresh snapshot on reconnect.
+            log.exception("telling the viewers of room %s about %s failed", room_id, event)
+
+    async def room_changed(self, room_id: str) -> None:
+        await self._publish(room_id, {"kind": "room"})
+
+    async def _state_changed(self, room_id: str) -> None:
+        await self._publish(room_id, {"kind": "state"})
+        self.bots.kick(room_id)
+
+    async def _played(self, room_id: str, applied: Applied) -> None:
+        # Enough for every process to build each viewer's body from the state it holds in memory.
+        event = {
+            "kind": "state",
+            "match": applied.match_id,
+            "game": applied.game,
+            "version": applied.version,
+            "seat": applied.seat,
+            "action": applied.action,
+        }
+        await self._publish(room_id, event)
+        await self._wake_bots_if_due(room_id, applied)
+        if applied.scored:
+            # A round or the match ended: the scorepad or the status in the room body changed.
+            await self.room_changed(room_id)
+
+    async def _bot_played(self, room_id: str, applied: Applied) -> None:
+        await self._played(room_id, applied)
+
+    async def _wake_bots_if_due(self, room_id: str, applied: Applied) -> None:
+        """Kick the bot runner only when a bot is to act, found from the state in memory."""
+        facts = self.services.known_facts(room_id)
+        if facts is None:
+            facts = await run_in_threadpool(self.services.facts, room_id)
+        if (
+            facts is not None
+            and facts.bots
+            and set(facts.bots) & get_engine(applied.game).to_act(applied.state)
+        ):
+            self.bots.kick(room_id)
+
+    def wake_bots(self, room_id: str) -> None:
+        self.bots.kick(room_id)
+
+    async def resume(self) -> None:
+        """Bots whose turn came up before a restart (or on a process that died) play on."""
+        for room_id in await run_in_threadpool(self.services.rooms_with_bots):
+            self.bots.kick(room_id)
+
+    async def stop(self) -> None:
+        await self.bots.stop()
+        await self.writer.stop()
