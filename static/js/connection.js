@@ -3,7 +3,7 @@
 // and the page's address are injected, so it runs (and is tested) outside a browser too.
 
 import { ApiError } from "./api.js";
-import { applyPatch } from "./patch.js";
+import { applyPatch, deepEqual } from "./patch.js";
 
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 8000;
@@ -181,8 +181,21 @@ export class RoomConnection {
     this.retryTimer = setTimeout(() => this.connect(), wait);
   }
 
-  /** Send an action exactly as listed in legal_actions. Resolves on ack. */
-  act(action) {
+  /** Send an action exactly as listed in legal_actions. Resolves on ack.
+   * When someone else moved first (stale_version) and the newer state still offers the same
+   * action — everyone choosing at once, say — it is sent once more at the new version. */
+  async act(action) {
+    const sentAt = this.version;
+    try {
+      return await this.send(action);
+    } catch (error) {
+      const offered = (this.state?.legal_actions || []).some((legal) => deepEqual(legal, action));
+      if (error.code !== "stale_version" || this.version === sentAt || !offered) throw error;
+      return this.send(action);
+    }
+  }
+
+  send(action) {
     if (!this.socket || this.socket.readyState !== OPEN || !this.authed) {
       return Promise.reject(new ApiError(0, "offline", "Not connected; your move was not sent."));
     }

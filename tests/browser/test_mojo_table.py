@@ -208,22 +208,6 @@ def test_double_discard_variant_plays_to_the_end(
     play_until([ann], lambda: game_over(ann))
 
 
-def test_who_starts_is_chosen_as_a_player_not_a_number(
-    server: ServeProcess, new_player: Callable[..., Page]
-) -> None:
-    ann = new_player()
-    ann.goto(server.base_url + "/")
-    ann.fill("#player-name", "Ann")
-    ann.check('input[name="game"][value="mojo"]')
-    options = ann.locator("#opt-first_seat option").all_inner_texts()
-    assert options[:2] == ["You (the host)", "Player 2 (joins second)"] and len(options) == 8
-    ann.select_option("#opt-first_seat", label="Player 2 (joins second)")
-    ann.click("#create-button")
-    ann.wait_for_url("**/r/**")
-    room = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(ann.url)}").json()
-    assert room["options"]["first_seat"] == 1
-
-
 @pytest.mark.parametrize("width", [375, 1280])
 def test_every_page_renders_at_phone_and_desktop_width(
     server: ServeProcess, new_player: Callable[..., Page], width: int

@@ -11,7 +11,16 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.servers import ServeProcess
 
-from .support import MOVE, add_bot_and_start, create_room, game_over, is_my_turn, shoot, version
+from .support import (
+    MOVE,
+    add_bot_and_start,
+    create_room,
+    game_over,
+    is_my_turn,
+    play_until,
+    shoot,
+    version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -166,15 +175,12 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
 
 def test_mojo_says_what_the_others_played(server: ServeProcess, new_player: Callable[..., Page]) -> None:
     ann = new_player()
-    ann.goto(server.base_url + "/")
-    ann.fill("#player-name", "Ann")
-    ann.check('input[name="game"][value="mojo"]')
-    # The bot (the second to join) plays first, so Ann's first turn follows its move.
-    ann.select_option("#opt-first_seat", label="Player 2 (joins second)")
-    ann.click("#create-button")
-    ann.wait_for_url("**/r/**")
+    create_room(ann, server.base_url, "Ann")
     add_bot_and_start(ann, seats_before_bot=1)
     ann.wait_for_selector(".mojo-mine.is-current")
     announcer = ann.locator("#announcer")
     expect(announcer).to_have_attribute("aria-live", "polite")
-    expect(announcer).to_contain_text(re.compile(r"^Bot \d+ (played|drew|took|had|hit) .+\. Your turn\.$"))
+    # Ann plays until her turn ends; when it comes back, the bot's move is said first.
+    said = re.compile(r"^Bot \d+ (played|drew|took|had|hit) .+\. Your turn\.$")
+    play_until([ann], lambda: bool(said.match(announcer.inner_text())) or game_over(ann), seconds=30)
+    expect(announcer).to_contain_text(said)

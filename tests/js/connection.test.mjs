@@ -130,3 +130,40 @@ describe("RoomConnection", () => {
     assert.equal(backoff(0, () => 1), 625);
   });
 });
+
+describe("RoomConnection when someone else moved first", () => {
+  const patchTo = (version, legal) => ({
+    type: "patch",
+    version,
+    ops: [
+      { op: "replace", path: "/version", value: version },
+      { op: "replace", path: "/legal_actions", value: legal },
+    ],
+  });
+
+  it("sends the move again at the new version when it is still on offer", async () => {
+    const { connection, sockets } = connect();
+    const move = { type: "set_aside", card: 11 };
+    sockets[0].server({ type: "snapshot", version: 2, state: body(2, { legal_actions: [move, { type: "set_aside", card: 10 }] }) });
+    const sent = connection.act(move);
+    const [first] = sockets[0].sent;
+    sockets[0].server(patchTo(3, [{ type: "set_aside", card: 10 }, { card: 11, type: "set_aside" }]));
+    sockets[0].server({ type: "error", id: first.id, error: { code: "stale_version", message: "at 3, not 2" } });
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = sockets[0].sent[1];
+    assert.deepEqual([second.version, second.action], [3, move]);
+    sockets[0].server({ type: "ack", id: second.id });
+    await sent;
+  });
+
+  it("gives up when the move is no longer on offer", async () => {
+    const { connection, sockets } = connect();
+    const move = { type: "play", card: 1 };
+    sockets[0].server({ type: "snapshot", version: 2, state: body(2, { legal_actions: [move] }) });
+    const sent = connection.act(move);
+    sockets[0].server(patchTo(3, []));
+    sockets[0].server({ type: "error", id: sockets[0].sent[0].id, error: { code: "stale_version", message: "stale" } });
+    await assert.rejects(sent, { code: "stale_version" });
+    assert.equal(sockets[0].sent.length, 1);
+  });
+});
