@@ -10,8 +10,6 @@ const BACKOFF_MAX_MS = 8000;
 const OPEN = 1; // WebSocket.OPEN
 const POLICY_VIOLATION = 1008;
 const RESYNC = 4000;
-// Until the server's auth message (PLAN decision 6) is merged, the token rides in the URL.
-const TOKEN_IN_URL = true;
 
 /** The wait before reconnect attempt `attempt` (0-based): doubling, capped, with ±25% jitter
  * so a restarted server is not stampeded by every page at once. */
@@ -73,8 +71,7 @@ export class RoomConnection {
 
   url() {
     const scheme = this.origin.protocol === "https:" ? "wss" : "ws";
-    const query = TOKEN_IN_URL && this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}://${this.origin.host}/ws/rooms/${encodeURIComponent(this.roomId)}${query}`;
+    return `${scheme}://${this.origin.host}/ws/rooms/${encodeURIComponent(this.roomId)}`;
   }
 
   connect() {
@@ -84,7 +81,7 @@ export class RoomConnection {
     const socket = this.openSocket(this.url());
     this.socket = socket;
     socket.addEventListener("open", () => {
-      if (this.token && !TOKEN_IN_URL) socket.send(JSON.stringify({ type: "auth", token: this.token }));
+      if (this.token) socket.send(JSON.stringify({ type: "auth", token: this.token }));
     });
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => this.dropped(socket, event));

@@ -167,3 +167,32 @@ describe("RoomConnection when someone else moved first", () => {
     assert.equal(sockets[0].sent.length, 1);
   });
 });
+
+describe("RoomConnection with a seat's token", () => {
+  it("keeps the token out of the address and sends it as the first message", () => {
+    const { sockets } = connect("secret-token");
+    assert.equal(sockets[0].url, "ws://example.test/ws/rooms/r1");
+    assert.deepEqual(sockets[0].sent, [{ type: "auth", token: "secret-token" }]);
+  });
+
+  it("shows the seat's table only, never the spectator's snapshot before it", () => {
+    const { connection, sockets, states } = connect("secret-token");
+    sockets[0].server({ type: "snapshot", version: 4, state: body(4) });
+    sockets[0].server({ type: "patch", version: 5, ops: [{ op: "replace", path: "/view/n", value: 5 }] });
+    assert.equal(states.length, 0);
+    assert.equal(connection.status, "connecting");
+    sockets[0].server({ type: "snapshot", version: 5, state: body(5, { seat: 2, view: { n: 5, hand: [1] } }) });
+    assert.equal(states.length, 1);
+    assert.equal(states[0][0].seat, 2);
+    assert.equal(connection.status, "open");
+  });
+
+  it("sends the token again on every reconnection", () => {
+    const { connection, sockets } = connect("secret-token");
+    sockets[0].server({ type: "snapshot", version: 1, state: body(1, { seat: 0 }) });
+    connection.resync();
+    sockets[1].open();
+    assert.deepEqual(sockets[1].sent, [{ type: "auth", token: "secret-token" }]);
+    assert.equal(connection.authed, false);
+  });
+});

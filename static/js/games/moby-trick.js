@@ -310,7 +310,7 @@ export function mount(root, ctx) {
       h(
         "p",
         { class: "round-line" },
-        `Round ${view.round ?? view.round_number}`,
+        `Round ${view.round}`,
         view.trick_number ? ` · trick ${Math.min(view.trick_number, view.tricks_per_round)} of ${view.tricks_per_round}` : "",
         ` · first to ${view.target} points`,
       ),
