@@ -177,7 +177,9 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
             renderPanel('stars', box, room, null, name, { winner: 'highest_total' });
             const stars = [...box.querySelectorAll('li')].map((li) => [li.className, li.textContent]);
             renderPanel('progress', box, room, null, name, { winner: 'first_to_goal' });
-            const tracks = [...box.querySelectorAll('progress')].map((p) => [p.value, p.max, p.getAttribute('aria-label')]);
+            const tracks = [...box.querySelectorAll('progress')].map(
+                (p) => [p.value, p.max, p.getAttribute('aria-label')],
+            );
             return { stars, tracks };
         }"""
     )
