@@ -11,7 +11,7 @@ from itertools import pairwise
 from typing import Any
 
 from .errors import EngineError, InvalidOptions
-from .protocol import Action, Engine, Options, _same_json
+from .protocol import Action, Engine, Options, is_listed
 from .replay import replay as replay_match
 
 
@@ -258,7 +258,7 @@ def check_bots_at(engine: Engine[Any], bots: dict[str, Any], state: Any, seed: i
                 action = bot_class(engine, seed).choose(state, seat)
             except Exception as error:
                 raise AssertionError(f"{where} raised {error!r}") from error
-            assert any(action == ok and _same_json(action, ok) for ok in legal), f"{where} chose {action!r}"
+            assert is_listed(action, legal), f"{where} chose {action!r}"
             assert engine.dump(state) == before, f"{where} changed the state it was shown"
             decisions += 1
     return decisions
