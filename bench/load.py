@@ -362,6 +362,7 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         # Bot moves count as moves too: counted from the versions the human sockets saw.
         version_before = sum(r.seats[0].version for r in rooms)
         cpu_before = sum(s.cpu_seconds() for s in servers)
+        mine_before = resource.getrusage(resource.RUSAGE_SELF)
         stats.measuring = True
         started = time.perf_counter()
         stop = started + args.duration
@@ -369,6 +370,8 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         spent = time.perf_counter() - started
         stats.measuring = False
         cpu = sum(s.cpu_seconds() for s in servers) - cpu_before
+        mine = resource.getrusage(resource.RUSAGE_SELF)
+        client_cpu = mine.ru_utime + mine.ru_stime - mine_before.ru_utime - mine_before.ru_stime
         if args.bots:
             # Matches restarted during the run reset the count; a lower bound then.
             stats.moves = max(stats.moves, sum(r.seats[0].version for r in rooms) - version_before)
@@ -379,6 +382,7 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         "latencies": stats.latencies,
         "errors": stats.errors,
         "cpu_s": cpu,
+        "client_cpu_s": client_cpu,
         "peak_rss_mib": max(s.peak_rss_mib() for s in servers),
         "spent": spent,
     }
@@ -461,6 +465,8 @@ def main() -> None:
     if moves_done:
         print(f"server CPU ms/move {1000 * result['cpu_s'] / moves_done:.2f}")
     print(f"server peak RSS    {result['peak_rss_mib']:.0f} MiB")
+    print(f"load generator CPU {result['client_cpu_s']:.1f} s")
+    print(f"machine load avg   {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"echo round trips/s {echo_rate:.0f}")
     print(f"moves/s / echo     {result['moves_per_s'] / echo_rate:.3f}")
 
