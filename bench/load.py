@@ -171,7 +171,7 @@ def start_motable(args: argparse.Namespace, database_url: str, logs: Path) -> li
 async def echo_round_trips(port: int, sockets: int, duration: float) -> float:
     message = json.dumps({"type": "action", "id": "1-1", "action": {"type": "draw", "pile": 0}, "version": 7})
     counts = [0] * sockets
-    stop = time.perf_counter() + duration
+    stop = 0.0
 
     async def one(index: int, ws: ClientConnection) -> None:
         while time.perf_counter() < stop:
@@ -185,6 +185,7 @@ async def echo_round_trips(port: int, sockets: int, duration: float) -> float:
             for _ in range(sockets)
         ]
         started = time.perf_counter()
+        stop = started + duration
         await asyncio.gather(*(one(i, ws) for i, ws in enumerate(conns)))
         spent = time.perf_counter() - started
     return sum(counts) / spent
@@ -437,7 +438,8 @@ def main() -> None:
         echo = Server(argv, dict(os.environ), port, tmp / "echo.log")
         try:
             echo.wait_ready(None)
-            echo_rate = asyncio.run(echo_round_trips(port, max(1, args.rooms), args.echo_seconds))
+            # One socket in flight per room, as in the saturated run (at most 200: the ceiling is reached).
+            echo_rate = asyncio.run(echo_round_trips(port, max(1, min(args.rooms, 200)), args.echo_seconds))
         finally:
             echo.stop()
         servers = start_motable(args, fresh_database(args.database_url, tmp), tmp)
