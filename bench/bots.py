@@ -16,8 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.core import Action, Engine, game_ids, get_bots, get_engine
-from engines.core.protocol import _same_json
+from engines.core import Action, Engine, game_ids, get_bots, get_engine, is_listed
 
 
 @dataclass
@@ -55,7 +54,7 @@ class Watched:
         except Exception as error:
             self.fallbacks.raised[type(error).__name__] += 1
             return self.rng.choice(legal)
-        if not any(action == ok and _same_json(action, ok) for ok in legal):
+        if not is_listed(action, legal):
             self.fallbacks.illegal += 1
             return self.rng.choice(legal)
         return action

@@ -11,7 +11,7 @@ from itertools import pairwise
 from typing import Any
 
 from .errors import EngineError, InvalidOptions
-from .protocol import Action, Engine, Options, _same_json
+from .protocol import Action, Engine, Options, is_listed
 from .replay import replay as replay_match
 
 
@@ -99,6 +99,13 @@ def check_views(engine: Engine[Any], state: Any, players: int) -> None:
         # share no list or object with the state, or such an edit would rewrite the game.
         scramble(view)
         assert engine.dump(state) == before, f"editing seat {seat}'s view changed the state"
+    # Every viewer sees the same stream of events: a view may redact an event's fields, never its
+    # seq or type, and never leaves one out (the client counts new events by seq).
+    streams = {
+        seat: [(e["seq"], e["type"]) for e in engine.view(state, seat)["events"]]
+        for seat in [*range(players), None]
+    }
+    assert all(s == streams[None] for s in streams.values()), f"viewers see different events: {streams}"
 
 
 def seat_options(engine: Engine[Any]) -> list[str]:
@@ -258,7 +265,7 @@ def check_bots_at(engine: Engine[Any], bots: dict[str, Any], state: Any, seed: i
                 action = bot_class(engine, seed).choose(state, seat)
             except Exception as error:
                 raise AssertionError(f"{where} raised {error!r}") from error
-            assert any(action == ok and _same_json(action, ok) for ok in legal), f"{where} chose {action!r}"
+            assert is_listed(action, legal), f"{where} chose {action!r}"
             assert engine.dump(state) == before, f"{where} changed the state it was shown"
             decisions += 1
     return decisions
