@@ -11,6 +11,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import TemplateNotFound
 
+from app.deps import MasterDep
+from app.errors import AppError
 from engines.core import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,14 +66,33 @@ def lobby(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "lobby.html", {"games": games, "games_json": games})
 
 
+def _no_room(request: Request) -> HTMLResponse:
+    what = "This room does not exist. The link may be mistyped, or the room was removed."
+    return templates.TemplateResponse(request, "not_found.html", {"what": what}, status_code=404)
+
+
 @router.get("/r/{room_id}", response_class=HTMLResponse, include_in_schema=False)
-def room(request: Request, room_id: str) -> HTMLResponse:
+async def room(request: Request, room_id: str, master: MasterDep) -> HTMLResponse:
+    try:
+        body = await master.room(room_id)
+    except AppError as error:
+        if error.code == "not_found":
+            return _no_room(request)
+        raise
     share_url = str(request.url.replace(query=None, fragment=None))
-    titles = {g["id"]: g["title"] for g in lobby_games()}
+    games = lobby_games()
+    titles = {g["id"]: g["title"] for g in games}
+    has_rules = any(g["id"] == body["game"] and g["has_rules"] for g in games)
     return templates.TemplateResponse(
         request,
         "room.html",
-        {"room_id": room_id, "share_url": share_url, "qr_svg": qr_svg(share_url), "titles": titles},
+        {
+            "room_id": room_id,
+            "share_url": share_url,
+            "qr_svg": qr_svg(share_url),
+            "titles": titles,
+            "rules_url": f"/rules/{body['game']}" if has_rules else None,
+        },
     )
 
 

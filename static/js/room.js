@@ -3,6 +3,7 @@
 import { api, ApiError } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { fill, h } from "./dom.js";
+import { moveProblem } from "./errors.js";
 import { renderPanel } from "./panels.js";
 import { playerName, seats } from "./storage.js";
 import { listWords } from "./words.js";
@@ -257,12 +258,12 @@ async function act(action) {
   try {
     await page.connection.act(action);
   } catch (error) {
-    if (error instanceof ApiError && error.code === "stale_version") {
+    const problem = moveProblem(error);
+    if (problem.refresh) {
       page.connection.resync();
-      showMoveError("The table changed before your move arrived; it has been refreshed.");
-    } else {
-      showMoveError(error.message);
+      refreshRoom();
     }
+    showMoveError(problem.text);
     throw error;
   }
 }
