@@ -5,6 +5,7 @@ import { RoomConnection } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { moveProblem } from "./errors.js";
 import { renderPanel } from "./panels.js";
+import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { playerName, seats } from "./storage.js";
 import { listWords } from "./words.js";
 
@@ -456,6 +457,34 @@ async function mountTable(gameId) {
     },
   });
   page.table = { game: gameId, renderer };
+  mountSummary(module);
+}
+
+// ---------------------------------------------------------------------------
+// Round summaries (shared by every game; the renderer's `roundSummary` gives its lines)
+
+function mountSummary(module) {
+  page.summary?.close();
+  page.summary = new SummaryPanel($("round-summary"), {
+    seatName,
+    get mySeat() {
+      return page.seat ? page.seat.seat : null;
+    },
+    get winner() {
+      return descriptor()?.winner || "lowest_total";
+    },
+    describe: module.roundSummary || null,
+    afterClose(final) {
+      const target = final
+        ? $("game-over").querySelector("h2")
+        : $("table").querySelector("[data-action]:not([disabled])");
+      target?.focus({ preventScroll: !final });
+    },
+  });
+}
+
+function renderSummary() {
+  if (page.state && page.summary) page.summary.update(page.state, page.room, { sawStart: page.sawStart });
 }
 
 async function renderGame() {
@@ -468,6 +497,7 @@ async function renderGame() {
     if (page.table?.game !== room.game) return;
   }
   if (page.state) page.table.renderer.update(page.state, room);
+  renderSummary();
   renderSide();
   renderGameOver();
   const turnMark = page.myTurn ? "● Your turn · " : "";
@@ -511,7 +541,9 @@ function renderGameOver() {
       "p",
       { class: "muted" },
       "Final scores: ",
-      result.scores.map((score, seat) => `${seatName(seat)} ${score}`).join(" · "),
+      ranked(result.scores, descriptor()?.winner || "lowest_total")
+        .map(({ seat, total, rank }) => `${ordinal(rank)} ${seat === page.seat?.seat ? "You" : seatName(seat)} ${total}`)
+        .join(" · "),
     ),
     rematchPanel(rematch),
   );

@@ -12,6 +12,8 @@ from playwright.sync_api import Page, expect
 from tests.servers import ServeProcess
 
 from .support import (
+    SUMMARY,
+    close_summary,
     MOVE,
     FrameLog,
     add_bot_and_start,
@@ -57,6 +59,18 @@ def test_two_friends_and_a_bot_play_a_whole_match(
 
     moves = play_until([ann, bo], lambda: game_over(ann) and game_over(bo))
     assert moves > 0
+    # The last round's summary lists the final scores by rank, says why each scored, and
+    # shows every card still held, face-down ones included; Mojo Time is no longer announced.
+    for page in (ann, bo):
+        final = page.locator(SUMMARY)
+        expect(final).to_contain_text("Game over")
+        expect(final).to_contain_text("1st")
+        expect(final).to_contain_text("Highest of each colour")
+        expect(final).to_contain_text("Mojo card")
+        expect(final).to_contain_text("The lowest total wins.")
+        shoot(page, "mojo-final-summary")
+        close_summary(page)
+        expect(page.locator(".chip-time")).to_have_count(0)
 
     room = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}").json()
     state = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}/state").json()

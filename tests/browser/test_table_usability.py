@@ -11,7 +11,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.servers import ServeProcess
 
-from .support import MOVE, add_bot_and_start, create_room, game_over, is_my_turn, shoot, version
+from .support import MOVE, SUMMARY, add_bot_and_start, create_room, game_over, is_my_turn, shoot, version
 
 pytestmark = pytest.mark.browser
 
@@ -50,8 +50,16 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
     assert cut == []
 
     moves = 0
+    summaries = 0
     while not game_over(ann):
         assert moves < 400, "the match did not finish"
+        if ann.locator(SUMMARY).count():
+            # A round ended: the summary over the table has the focus; Enter goes on to the next round.
+            expect(ann.locator(f"{SUMMARY} button")).to_be_focused()
+            ann.keyboard.press("Enter")
+            expect(ann.locator("#round-summary")).to_be_hidden()
+            summaries += 1
+            continue
         if not (is_my_turn(ann) and ann.locator(MOVE).count()):
             ann.wait_for_timeout(50)
             continue
@@ -64,7 +72,12 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
         ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
         moves += 1
 
-    # The last card took the focus with it: the result has it now, not <body>.
+    # The last round's summary lists the final scores by rank and has the focus; closing it
+    # hands the focus to the result, not to <body>.
+    expect(ann.locator(SUMMARY)).to_contain_text("Game over")
+    expect(ann.locator(SUMMARY)).to_contain_text("1st")
+    expect(ann.locator(f"{SUMMARY} button")).to_be_focused()
+    ann.keyboard.press("Enter")
     expect(ann.locator("#game-over h2")).to_be_focused()
     if not ann.locator(".my-facedown .is-facedown").count():
         # Nothing is face down any more, so the empty hand does not claim otherwise.
