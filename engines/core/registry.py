@@ -12,6 +12,7 @@ from .protocol import Engine
 _MODULES: dict[str, str] = {
     "mojo": "engines.mojo",
     "moby-trick": "engines.moby_trick",
+    "mooki-island": "engines.mooki_island",
 }
 
 
