@@ -108,6 +108,8 @@ def parse_box(raw: dict[str, Any]) -> BoxData:
             raise ValueError(f"card {number} must list exactly two faces")
         faces.extend(parse_face(f) for f in card)
     counts = Counter(faces)
+    if counts[Face(SPIDER, None)] != SPIDERS:
+        raise ValueError(f"{counts[Face(SPIDER, None)]} Spiders, expected {SPIDERS}")
     for family in FAMILIES:
         if counts[Face(MOOKI, family)] != MOOKIES_PER_FAMILY:
             raise ValueError(
@@ -115,8 +117,6 @@ def parse_box(raw: dict[str, Any]) -> BoxData:
             )
         if counts[Face(LEGENDARY, family)] != 1:
             raise ValueError(f"{family}: exactly one Legendary Mooki expected")
-    if counts[Face(SPIDER, None)] != SPIDERS:
-        raise ValueError(f"{counts[Face(SPIDER, None)]} Spiders, expected {SPIDERS}")
     return BoxData(faces=tuple(faces), trophies=tuple(by_family[f] for f in FAMILIES))
 
 
