@@ -120,9 +120,19 @@ def parse_box(raw: dict[str, Any]) -> BoxData:
     return BoxData(faces=tuple(faces), trophies=tuple(by_family[f] for f in FAMILIES))
 
 
-def load_box() -> BoxData:
+def read_box() -> dict[str, Any]:
     text = resources.files("engines.mooki_island").joinpath("data/cards.json").read_text(encoding="utf-8")
-    return parse_box(json.loads(text))
+    raw: dict[str, Any] = json.loads(text)
+    return raw
+
+
+def load_box() -> BoxData:
+    return parse_box(read_box())
+
+
+def rules_data() -> dict[str, Any]:
+    """The card and trophy tables for the rules page, read and checked like the engine's."""
+    return parse_box(read_box()).to_json()
 
 
 BOX = load_box()

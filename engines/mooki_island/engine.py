@@ -22,18 +22,20 @@ from typing import Any
 from pydantic import Field
 
 from engines.core import (
-    SEAT_WIDGET,
     Action,
     Engine,
     GameSpec,
-    InvalidOptions,
     Options,
     Result,
     Rng,
     Scorepad,
+    Starter,
+    check_seat,
+    seat_option,
+    seat_widget,
 )
 
-from .cards import BOX, FAMILIES, LEGENDARY, SPIDER, Face
+from .cards import BOX, FAMILIES, LEGENDARY, SPIDER, Face, rules_data
 
 GAME_ID = "mooki-island"
 PLAYERS = 2
@@ -52,7 +54,7 @@ class MookiIslandOptions(Options):
         le=PLAYERS - 1,
         title="Who is the youngest",
         description="The youngest player starts and wins a tie in stars. Empty: drawn at random.",
-        json_schema_extra=SEAT_WIDGET,
+        json_schema_extra=seat_widget(PLAYERS - 1),
     )
     memory_aid: bool = Field(
         False,
@@ -146,17 +148,20 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         min_players=PLAYERS,
         max_players=PLAYERS,
         options_model=MookiIslandOptions,
-        summary="Two collectors, double-sided cards and sneaky Spiders: win the trophies worth most stars.",
+        blurb="Two collectors, double-sided cards and sneaky Spiders: win the trophies worth most stars.",
+        winner="highest_total",
+        panel="stars",
+        starter=Starter(option="youngest", question="Who is the youngest?"),
+        data=rules_data,
     )
 
     # -- setup --------------------------------------------------------------
     def setup(self, players: int, seed: int, options: Options) -> MookiIslandState:
         assert isinstance(options, MookiIslandOptions)
         self.spec.check_players(players)
-        if options.youngest is not None and not 0 <= options.youngest < players:
-            raise InvalidOptions(f"youngest must name a seat below {players}")
+        chosen = seat_option(options, "youngest", players)
         rng = Rng(seed)
-        youngest = options.youngest if options.youngest is not None else rng.randrange(players)
+        youngest = chosen if chosen is not None else rng.randrange(players)
         face_ids = rng.shuffled(list(range(FACES)))
         order = rng.shuffled(list(range(CARDS)))
         sides = rng.randrange(1 << CARDS)
@@ -317,8 +322,7 @@ class MookiIslandEngine(Engine[MookiIslandState]):
 
     def view(self, state: MookiIslandState, seat: int | None) -> dict[str, Any]:
         s = state
-        if seat is not None and not 0 <= seat < PLAYERS:
-            raise InvalidOptions(f"no seat {seat} in a {PLAYERS}-player game")
+        check_seat(seat, PLAYERS)
         seen = self.visible_faces(s, seat)
 
         def shown(face: int | None) -> dict[str, Any] | None:
