@@ -1,6 +1,8 @@
 // The lobby: create a room with options built from the game's JSON Schema, and list this browser's rooms.
 
-import { api, fill, seats, playerName, h } from "./core.js";
+import { api } from "./api.js";
+import { fill, h } from "./dom.js";
+import { playerName, seats } from "./storage.js";
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const form = document.getElementById("create-form");

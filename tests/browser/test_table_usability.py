@@ -127,7 +127,7 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
     text = page.evaluate(
         """async () => {
             const { describeEvents } = await import('/static/js/games/mojo.js');
-            const end = { kind: 'round_end', round: 2, seat: 0, scores: [3, 9], mojo_face: 'plus10' };
+            const end = { seq: 7, type: 'round_end', round: 2, seat: 0, scores: [3, 9], mojo_face: 'plus10' };
             return describeEvents([end], (s) => (s === 0 ? 'You' : 'Bo'), 1)[0].text;
         }"""
     )
@@ -139,8 +139,8 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
             const { describeEvent } = await import('/static/js/games/moby-trick.js');
             const name = (s, object) => (s === 0 ? (object ? 'you' : 'You') : 'Bo');
             return [
-                describeEvent({ event: 'leader', chooser: 1, seat: 1 }, name).text,
-                describeEvent({ event: 'leader', chooser: 1, seat: 0 }, name).text,
+                describeEvent({ seq: 3, type: 'leader', chooser: 1, seat: 1 }, name).text,
+                describeEvent({ seq: 4, type: 'leader', chooser: 1, seat: 0 }, name).text,
             ];
         }"""
     )

@@ -1,6 +1,6 @@
 // Fallback table for a game whose renderer is not written yet: whose turn it is and its legal moves.
 
-import { fill, h } from "../core.js";
+import { fill, h } from "../dom.js";
 
 function describe(action) {
   return Object.entries(action)
