@@ -61,12 +61,18 @@ class BoxData:
         return next(t.stars for t in self.trophies if t.family == family)
 
     def to_json(self) -> dict[str, Any]:
-        """The tables as the rules page shows them."""
+        """The tables as the rules page shows them: trophies, and each kind of card with its copies."""
+        kinds: Counter[tuple[str, str]] = Counter(
+            (self.faces[2 * c].label(), self.faces[2 * c + 1].label()) for c in range(self.cards)
+        )
+        by_label = {f.label(): f for f in self.faces}
         return {
             "trophies": [{"family": t.family, "name": t.name, "stars": t.stars} for t in self.trophies],
             "cards": [
-                [self.faces[2 * c].to_json(), self.faces[2 * c + 1].to_json()] for c in range(self.cards)
+                {"faces": [by_label[a].to_json(), by_label[b].to_json()], "copies": n}
+                for (a, b), n in kinds.items()
             ],
+            "total": self.cards,
         }
 
 

@@ -39,7 +39,12 @@ def test_the_table_agrees_with_the_rulebook_examples() -> None:
 def test_the_rules_page_table_is_plain_json() -> None:
     table = BOX.to_json()
     assert json.loads(json.dumps(table)) == table
-    assert len(table["cards"]) == 36 and [t["family"] for t in table["trophies"]] == list(FAMILIES)
+    assert sum(kind["copies"] for kind in table["cards"]) == 36 == table["total"]
+    assert [t["family"] for t in table["trophies"]] == list(FAMILIES)
+    assert {
+        "faces": [{"kind": "mooki", "family": "fossil"}, {"kind": "legendary", "family": "leaf"}],
+        "copies": 1,
+    } in (table["cards"])
 
 
 @pytest.mark.parametrize(
