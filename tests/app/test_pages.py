@@ -55,7 +55,8 @@ def test_rules_pages_show_the_engine_card_data(pages: TestClient) -> None:
     box = get_engine("mooki-island").spec.data()
     assert f"<td>{box['total']}</td>" in mooki.text and "cards.json" in mooki.text
     for trophy in box["trophies"]:
-        assert f"{trophy['name']} trophy</td><td><span aria-hidden=\"true\">{'★' * trophy['stars']}</span>" in mooki.text
+        stars = "★" * trophy["stars"]
+        assert f'{trophy["name"]} trophy</td><td><span aria-hidden="true">{stars}</span>' in mooki.text
 
 
 def test_rules_page_needs_a_registered_game_and_a_template(pages: TestClient) -> None:
