@@ -63,6 +63,9 @@ class CollectorBot:
     """
 
     name = "strong"
+    # How fast the uncertainty of a race grows with the cards still to come (tuned with bench/bots.py).
+    spread = (0.5, 0.2)
+    spider_spread = (0.5, 0.2)
 
     def __init__(self, engine: Engine[Any], seed: int = 0) -> None:
         self.engine = engine
@@ -122,10 +125,9 @@ class CollectorBot:
             counts[seat][face.family] += face.worth
         return self.evaluate(counts, spiders, seat, max(to_come - 1, 0))
 
-    @staticmethod
-    def evaluate(counts: list[dict[str, int]], spiders: list[int], seat: int, to_come: int) -> float:
+    def evaluate(self, counts: list[dict[str, int]], spiders: list[int], seat: int, to_come: int) -> float:
         """Expected stars of `seat` minus the opponent's, from the counts so far."""
-        spread = 0.7 + 0.45 * math.sqrt(to_come)
+        spread = self.spread[0] + self.spread[1] * math.sqrt(to_come)
         mine, theirs = counts[seat], counts[other(seat)]
         p_me: dict[str, float] = {}
         p_them: dict[str, float] = {}
@@ -135,7 +137,7 @@ class CollectorBot:
             p_them[family] = _sigmoid((-lead - 0.5) / spread)
         value = sum(STARS[f] * (p_me[f] - p_them[f]) for f in FAMILIES)
         # The Spider race: the loser gives up (at best) their least valuable trophy.
-        spider_spread = 0.6 + 0.25 * math.sqrt(to_come)
+        spider_spread = self.spider_spread[0] + self.spider_spread[1] * math.sqrt(to_come)
         extra = spiders[seat] - spiders[other(seat)]
         lose_me = _sigmoid((extra - 0.5) / spider_spread)
         lose_them = _sigmoid((-extra - 0.5) / spider_spread)
