@@ -11,6 +11,7 @@ from .errors import (
     NotYourTurn,
     check_seat,
 )
+from .events import Event, log_event, upgrade_events
 from .protocol import (
     SEAT_WIDGET,
     Action,
@@ -35,6 +36,7 @@ __all__ = [
     "Bot",
     "Engine",
     "EngineError",
+    "Event",
     "GameOver",
     "GameSpec",
     "IllegalAction",
@@ -56,8 +58,10 @@ __all__ = [
     "get_bots",
     "get_engine",
     "json_copy",
+    "log_event",
     "register",
     "seat_option",
     "seat_widget",
     "unregister",
+    "upgrade_events",
 ]

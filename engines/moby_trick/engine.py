@@ -18,8 +18,10 @@ from engines.core import (
     Starter,
     check_seat,
     json_copy,
+    log_event,
     seat_option,
     seat_widget,
+    upgrade_events,
 )
 
 from .cards import CARDS, FAMILIES, Card, rules_data
@@ -102,7 +104,8 @@ class MobyTrickState:
     voids: list[list[str]] = field(default_factory=list)
     rounds: list[list[int]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # the newest MAX_EVENTS, oldest first
+    event_seq: int = 0  # seq of the last event logged in the match
 
     def clone(self) -> MobyTrickState:
         """A copy that shares nothing mutable, without deepcopy's cost."""
@@ -135,6 +138,7 @@ class MobyTrickState:
             totals=list(self.totals),
             # Events are never mutated once logged, so sharing the dicts is safe.
             events=list(self.events),
+            event_seq=self.event_seq,
         )
 
 
@@ -263,7 +267,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         self._log(
             state,
             {
-                "event": "round_start",
+                "type": "round_start",
                 "round": state.round_number,
                 "drawn": _brief(drawn),
                 "trump": state.trump,
@@ -274,9 +278,8 @@ class MobyTrickEngine(Engine[MobyTrickState]):
 
     @staticmethod
     def _log(state: MobyTrickState, event: dict[str, Any]) -> None:
-        state.events.append(event)
-        if len(state.events) > MAX_EVENTS:
-            del state.events[0]
+        kind = event.pop("type")
+        state.event_seq = log_event(state.events, state.event_seq, kind, event, MAX_EVENTS)
 
     def to_act(self, state: MobyTrickState) -> frozenset[int]:
         if state.phase == SET_ASIDE:
@@ -320,7 +323,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             self._reward(state, seat, action["card"])
         else:
             chosen = action["seat"]
-            self._log(state, {"event": "leader", "chooser": seat, "seat": chosen})
+            self._log(state, {"type": "leader", "chooser": seat, "seat": chosen})
             self._start_trick(state, chosen)
 
     # -- the steps of a round ---------------------------------------------
@@ -332,7 +335,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         # Everyone has picked: the first bonuses are turned face up together.
         for s, c in enumerate(state.set_aside):
             state.bonuses[s].append(c)
-            self._log(state, {"event": "set_aside", "seat": s, **_brief(CARDS[c])})
+            self._log(state, {"type": "set_aside", "seat": s, **_brief(CARDS[c])})
         state.set_aside = [NO_CARD] * state.players
         self._start_trick(state, state.round_leader)
 
@@ -347,7 +350,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
     def _use_bonus(self, state: MobyTrickState, seat: int, card_id: int) -> None:
         card = CARDS[card_id]
         state.bonuses[seat].remove(card_id)
-        event: dict[str, Any] = {"event": "bonus", "seat": seat, "kind": card.bonus_kind, **_brief(card)}
+        event: dict[str, Any] = {"type": "bonus", "seat": seat, "kind": card.bonus_kind, **_brief(card)}
         if card.bonus_kind == "trump":
             assert card.bonus_family is not None
             state.trump = card.bonus_family
@@ -369,7 +372,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         state.hands[seat].remove(card_id)
         state.trick_seats.append(seat)
         state.trick_cards.append(card_id)
-        self._log(state, {"event": "play", "seat": seat, **_brief(card)})
+        self._log(state, {"type": "play", "seat": seat, **_brief(card)})
         if len(state.trick_cards) < state.players:
             state.turn = (seat + 1) % state.players
             return
@@ -410,7 +413,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         self._log(
             state,
             {
-                "event": "trick",
+                "type": "trick",
                 "winner": winner,
                 "owner": owner,
                 **_brief(card),
@@ -434,13 +437,13 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         state.rounds.append(points)
         state.totals = [t + p for t, p in zip(state.totals, points, strict=True)]
         top = max(state.totals)
-        self._log(state, {"event": "round_end", "round": state.round_number, "points": points})
+        self._log(state, {"type": "round_end", "round": state.round_number, "points": points})
         if top >= state.target and state.totals.count(top) == 1:
             state.phase = OVER
-            self._log(state, {"event": "game_end", "winners": [state.totals.index(top)]})
+            self._log(state, {"type": "game_end", "winners": [state.totals.index(top)]})
             return
         if top >= state.target:
-            self._log(state, {"event": "tie", "seats": [s for s, t in enumerate(state.totals) if t == top]})
+            self._log(state, {"type": "tie", "seats": [s for s, t in enumerate(state.totals) if t == top]})
         self._start_round(state, (state.round_leader + 1) % state.players)
 
     # -- what leaves the engine -------------------------------------------
@@ -462,10 +465,11 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             )
         result = self.result(state)
         return {
+            "game": self.spec.id,
             "seat": seat,
             "players": state.players,
+            "round": state.round_number,
             "target": state.target,
-            "round_number": state.round_number,
             "trick_number": state.trick_number,
             "tricks_per_round": TRICKS_PER_ROUND,
             "phase": state.phase,
@@ -553,9 +557,11 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             "rounds": [list(r) for r in state.rounds],
             "totals": list(state.totals),
             "events": [dict(e) for e in state.events],
+            "event_seq": state.event_seq,
         }
 
     def load(self, data: dict[str, Any]) -> MobyTrickState:
+        events, event_seq = upgrade_events(data["events"], "event", data.get("event_seq"))
         return MobyTrickState(
             players=int(data["players"]),
             target=int(data["target"]),
@@ -584,7 +590,9 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             voids=[[str(f) for f in v] for v in data["voids"]],
             rounds=[[int(p) for p in r] for r in data["rounds"]],
             totals=[int(t) for t in data["totals"]],
-            events=[dict(e) for e in data["events"]],
+            # States stored before events had seq/type (their events said "event").
+            events=events,
+            event_seq=event_seq,
         )
 
 
