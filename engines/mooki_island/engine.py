@@ -31,6 +31,8 @@ from engines.core import (
     Scorepad,
     Starter,
     check_seat,
+    json_copy,
+    log_event,
     seat_option,
     seat_widget,
 )
@@ -213,16 +215,16 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         return s
 
     def _event(self, s: MookiIslandState, event: dict[str, Any]) -> None:
-        s.seq += 1
-        s.events.append({"seq": s.seq, **event})
-        if len(s.events) > EVENTS_KEPT:
-            del s.events[0]
+        fields = dict(event)
+        kind = fields.pop("type")
+        s.seq = log_event(s.events, s.seq, kind, fields, EVENTS_KEPT)
 
     def _take(self, s: MookiIslandState, seat: int, pile: int) -> None:
         s.drawn = s.piles[pile].pop()
         s.phase = PLACE
-        revealed = s.piles[pile][-1] if s.piles[pile] else None
-        self._event(s, {"type": "take", "seat": seat, "pile": pile, "face": s.drawn, "revealed": revealed})
+        # Events name no face: a face shown now may be covered or turned away later, and a logged
+        # event never changes. What is visible (pile tops, collection tops) is in the view itself.
+        self._event(s, {"type": "take", "seat": seat, "pile": pile})
 
     def _place(self, s: MookiIslandState, seat: int, side: str) -> None:
         assert s.drawn is not None
@@ -230,7 +232,7 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         to = other(seat) if BOX.faces[chosen].kind == SPIDER else seat
         s.collections[to].append(chosen)
         s.drawn = None
-        self._event(s, {"type": "place", "seat": seat, "to": to, "face": chosen})
+        self._event(s, {"type": "place", "seat": seat, "to": to})
         # Decision (docs/rules-decisions.md): the game ends once a pile's last card has been
         # placed, whichever collection it went to, Spider or Mooki alike.
         if not all(s.piles):
@@ -328,20 +330,7 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         def shown(face: int | None) -> dict[str, Any] | None:
             return self.face_json(s, face) if face is not None and face in seen else None
 
-        events = []
-        for e in s.events:
-            e = dict(e)
-            for key in ("face", "revealed"):
-                if key in e:
-                    e[key] = shown(e[key])
-            if "counts" in e:
-                e["counts"] = [dict(c) for c in e["counts"]]
-                e["owners"] = dict(e["owners"])
-            if "spiders" in e:
-                e["spiders"] = list(e["spiders"])
-            if "stars" in e:
-                e["stars"] = list(e["stars"])
-            events.append(e)
+        events = json_copy(s.events)
         drawn = None
         if s.drawn is not None:
             drawn = {"seat": s.current, UPPER: shown(s.drawn), LOWER: shown(flip(s.drawn))}

@@ -39,18 +39,28 @@ function capital(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The events as sentences, oldest first, each with its seq (and the seat that acted). */
-export function describeEvents(events, name) {
+/** The events as sentences, oldest first, each with its seq (and the seat that acted). Events
+ * name no face (the memory rule); `tops` (each collection's top face, from the view) names the
+ * face of the newest placement on each collection, which is still on top. */
+export function describeEvents(events, name, tops = null) {
   const lines = [];
-  for (const e of events) {
+  const newest = {};
+  for (const e of events) if (e.type === "place") newest[e.to] = e.seq;
+  for (let i = 0; i < events.length; i += 1) {
+    const e = events[i];
     if (e.type === "take") {
-      const shows = e.revealed ? ` ${capital(faceWords(e.revealed, { article: "a" }))} now shows on pile ${e.pile + 1}.` : "";
-      lines.push({ text: `${name(e.seat)} took ${e.face ? faceWords(e.face) : "a card"} from pile ${e.pile + 1}.${shows}`, seq: e.seq, seat: e.seat });
+      const next = events[i + 1];
+      const took = `${name(e.seat)} took the top card of pile ${e.pile + 1}`;
+      if (next && next.type === "place" && next.seat === e.seat) continue; // said with the placement
+      lines.push({ text: `${took} and is choosing a side.`, seq: e.seq, seat: e.seat });
     } else if (e.type === "place") {
+      const before = events[i - 1];
+      const pile = before && before.type === "take" && before.seat === e.seat ? ` from pile ${before.pile + 1}` : "";
+      const face = tops && newest[e.to] === e.seq ? tops[e.to] : null;
       const text =
         e.to === e.seat
-          ? `${name(e.seat)} kept ${e.face ? faceWords(e.face) : "a Mooki"}.`
-          : `${name(e.seat)} sent a Spider to ${name(e.to, true)}.`;
+          ? `${name(e.seat)} took a card${pile} and kept ${face && face.kind !== "spider" ? faceWords(face) : "a Mooki"}.`
+          : `${name(e.seat)} took a card${pile} and sent a Spider to ${name(e.to, true)}.`;
       lines.push({ text, seq: e.seq, seat: e.seat });
     } else if (e.type === "trophies") {
       const parts = FAMILIES.map((f) => {
@@ -464,7 +474,8 @@ export function mount(root, ctx) {
       renderEnd(view, state);
       kit.renderLog(els.log, describeEvents(news.events, name), "The piles are ready. Nothing taken yet.");
     });
-    const said = describeEvents(news.fresh, name)
+    const tops = view.collections.map((c) => c.top);
+    const said = describeEvents(news.fresh, name, tops)
       .filter((line) => line.seat === undefined || line.seat !== ctx.mySeat)
       .map((line) => line.text);
     kit.announceMoves(said, state, view.current);

@@ -167,8 +167,10 @@ def test_the_view_keeps_no_placement_history() -> None:
     assert len(view["events"]) <= 4
     seqs = [e["seq"] for e in view["events"]]
     assert seqs == sorted(seqs) and seqs[-1] == 12
-    # Faces in old events are withheld once they are no longer on top of anything.
-    assert ids_in(view["events"]) <= ids_in({"c": view["collections"], "p": view["piles"]})
+    # Events never name a face: which face went where is not kept, only who placed a card where.
+    assert not ids_in(view["events"])
+    assert {e["type"] for e in view["events"]} == {"take", "place"}
+    assert all(set(e) <= {"seq", "type", "seat", "pile", "to"} for e in view["events"])
 
 
 def test_the_log_hides_which_side_was_placed_until_the_end() -> None:
