@@ -11,7 +11,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
-from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
+from app.models import ActionRow, Match, ScoreRow, Snapshot, utcnow
 from app.services.cache import StateCache
 from engines.core import EngineError, Scorepad, get_engine
 
@@ -117,7 +117,6 @@ def apply_action(
         record_scores(session, match.id, engine.scorepad(new_state))
     if result is not None:
         values.update(status="finished", finished_at=utcnow())
-        session.execute(update(Room).where(Room.id == room_id).values(status="finished"))
     changed = session.execute(
         update(Match).where(Match.id == match.id, Match.version == match.version).values(**values)
     )

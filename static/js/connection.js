@@ -3,15 +3,13 @@
 // and the page's address are injected, so it runs (and is tested) outside a browser too.
 
 import { ApiError } from "./api.js";
-import { applyPatch } from "./patch.js";
+import { applyPatch, deepEqual } from "./patch.js";
 
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 8000;
 const OPEN = 1; // WebSocket.OPEN
 const POLICY_VIOLATION = 1008;
 const RESYNC = 4000;
-// Until the server's auth message (PLAN decision 6) is merged, the token rides in the URL.
-const TOKEN_IN_URL = true;
 
 /** The wait before reconnect attempt `attempt` (0-based): doubling, capped, with ±25% jitter
  * so a restarted server is not stampeded by every page at once. */
@@ -73,8 +71,7 @@ export class RoomConnection {
 
   url() {
     const scheme = this.origin.protocol === "https:" ? "wss" : "ws";
-    const query = TOKEN_IN_URL && this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}://${this.origin.host}/ws/rooms/${encodeURIComponent(this.roomId)}${query}`;
+    return `${scheme}://${this.origin.host}/ws/rooms/${encodeURIComponent(this.roomId)}`;
   }
 
   connect() {
@@ -84,7 +81,7 @@ export class RoomConnection {
     const socket = this.openSocket(this.url());
     this.socket = socket;
     socket.addEventListener("open", () => {
-      if (this.token && !TOKEN_IN_URL) socket.send(JSON.stringify({ type: "auth", token: this.token }));
+      if (this.token) socket.send(JSON.stringify({ type: "auth", token: this.token }));
     });
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => this.dropped(socket, event));
@@ -181,8 +178,21 @@ export class RoomConnection {
     this.retryTimer = setTimeout(() => this.connect(), wait);
   }
 
-  /** Send an action exactly as listed in legal_actions. Resolves on ack. */
-  act(action) {
+  /** Send an action exactly as listed in legal_actions. Resolves on ack.
+   * When someone else moved first (stale_version) and the newer state still offers the same
+   * action — everyone choosing at once, say — it is sent once more at the new version. */
+  async act(action) {
+    const sentAt = this.version;
+    try {
+      return await this.send(action);
+    } catch (error) {
+      const offered = (this.state?.legal_actions || []).some((legal) => deepEqual(legal, action));
+      if (error.code !== "stale_version" || this.version === sentAt || !offered) throw error;
+      return this.send(action);
+    }
+  }
+
+  send(action) {
     if (!this.socket || this.socket.readyState !== OPEN || !this.authed) {
       return Promise.reject(new ApiError(0, "offline", "Not connected; your move was not sent."));
     }

@@ -64,7 +64,7 @@ function removeAt(doc, path) {
 }
 
 /** JSON equality: object key order does not matter, array order does. */
-function deepEqual(a, b) {
+export function deepEqual(a, b) {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;

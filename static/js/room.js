@@ -353,6 +353,7 @@ function renderWaiting() {
   } else {
     note = "You are watching. The game begins when the host starts it.";
   }
+  renderStarter(game, isHost);
   $("waiting-note").textContent = note;
   $("waiting-note").classList.toggle("is-pulsing", !isHost);
   if (!page.seat && freeSeatCount() > 0 && !$("waiting-note").querySelector("button")) {
@@ -360,12 +361,41 @@ function renderWaiting() {
   }
 }
 
-async function hostAction(path, button) {
+// Who starts is asked when the game starts, from the players actually seated (the game's
+// descriptor names the question); "Random" lets the deal decide.
+function renderStarter(game, isHost) {
+  const field = $("starter-field");
+  const starter = game?.starter;
+  field.hidden = !isHost || !starter;
+  if (field.hidden) return;
+  $("starter-question").textContent = starter.question;
+  const select = $("starter-choice");
+  const seatsHere = page.room.seats;
+  const key = JSON.stringify(seatsHere.map((s) => [s.seat, s.name]));
+  if (select.dataset.key === key) return;
+  select.dataset.key = key;
+  // Keep the host's pick while people join; start from the room's option if it names a seated player.
+  const kept = select.value || String(page.room.options?.[starter.option] ?? "random");
+  fill(
+    select,
+    h("option", { value: "random" }, "Random"),
+    seatsHere.map((s) => h("option", { value: String(s.seat) }, s.seat === page.seat?.seat ? `${s.name} (you)` : s.name)),
+  );
+  select.value = [...select.options].some((o) => o.value === kept) ? kept : "random";
+}
+
+function startBody() {
+  if ($("starter-field").hidden) return {};
+  const choice = $("starter-choice").value;
+  return { starter: choice === "random" ? "random" : Number(choice) };
+}
+
+async function hostAction(path, button, body = {}) {
   button.disabled = true;
   try {
-    const body = await api("POST", `/api/rooms/${roomId}/${path}`, { body: {}, token: page.seat.token });
+    const answer = await api("POST", `/api/rooms/${roomId}/${path}`, { body, token: page.seat.token });
     showError("host-error", null);
-    if (body && body.room_id) setRoom(body);
+    if (answer && answer.room_id) setRoom(answer);
     else refreshRoom();
   } catch (error) {
     showError("host-error", error);
@@ -442,9 +472,8 @@ const PANEL_TITLES = { points: "Score pad", stars: "Stars", progress: "Progress"
 
 function renderSide() {
   const game = descriptor();
-  // The lead, the score pad's "leading" mark, follows the descriptor's winner.
-  // Until every descriptor names it, a renderer that says it is won high still counts.
-  const winner = game?.winner ?? (page.table?.renderer.higherWins ? "highest_total" : "lowest_total");
+  // The score pad's "leading" mark follows the descriptor's winner rule.
+  const winner = game?.winner || "lowest_total";
   const panel = game?.panel || "points";
   $("scorepad-title").textContent = PANEL_TITLES[panel] || PANEL_TITLES.points;
   renderPanel(panel, $("scorepad"), page.room, page.state, seatName, { winner });
@@ -563,7 +592,7 @@ async function init() {
   $("watch-button").addEventListener("click", watch);
   $("move-error-close").addEventListener("click", () => showMoveError(null));
   $("bot-button").addEventListener("click", (e) => hostAction("bots", e.currentTarget));
-  $("start-button").addEventListener("click", (e) => hostAction("start", e.currentTarget));
+  $("start-button").addEventListener("click", (e) => hostAction("start", e.currentTarget, startBody()));
   for (const button of document.querySelectorAll("#copy-button, .copy-again")) {
     button.addEventListener("click", copyFrom);
   }

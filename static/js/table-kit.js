@@ -24,32 +24,6 @@ export function lastSeq(events, floor = 0) {
   return events.reduce((highest, event) => Math.max(highest, event.seq), floor);
 }
 
-/** Until the engines number their events (PLAN decision 2), number them here: the list is a
- * sliding window, so the longest tail of `before` that starts `events` is what was seen. */
-export function numberEvents(before, events) {
-  if (events.every((event) => Number.isInteger(event.seq) && typeof event.type === "string")) return events;
-  const plain = (event) => {
-    const { seq, type, ...rest } = event;
-    return JSON.stringify(rest);
-  };
-  const old = before.map(plain);
-  const now = events.map(plain);
-  let kept = 0;
-  for (let start = 0; start < old.length; start += 1) {
-    const tail = old.slice(start);
-    if (tail.length <= now.length && tail.every((key, i) => key === now[i])) {
-      kept = tail.length;
-      break;
-    }
-  }
-  let next = lastSeq(before);
-  return events.map((event, index) => ({
-    ...event,
-    type: event.type ?? event.event ?? event.kind,
-    seq: index < kept ? before[before.length - kept + index].seq : (next += 1),
-  }));
-}
-
 /** One move at a time: after a move is sent, further moves wait until the state's version
  * changes (a second move with the same version would only be refused as stale). */
 export class MoveGate {
@@ -112,7 +86,6 @@ const FIRST_MOVE = "[data-action]:not([disabled])";
 export function tableKit(root, ctx, { redraw = () => {} } = {}) {
   const gate = new MoveGate();
   let seenSeq = null;
-  let numbered = [];
   let news = { version: undefined, events: [], fresh: [], first: true, seenBefore: null };
   // Set when the focused control went away and no move was on offer: the next time there
   // is a move, keyboard focus comes back to the table.
@@ -156,8 +129,7 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
       gate.seen(state.version);
       root.classList.toggle("is-busy", gate.busy);
       if (state.version === news.version) return news;
-      const events = numberEvents(numbered, state.view?.events || []);
-      numbered = events;
+      const events = state.view?.events || [];
       news = {
         version: state.version,
         events,

@@ -166,14 +166,12 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
 
 def test_mojo_says_what_the_others_played(server: ServeProcess, new_player: Callable[..., Page]) -> None:
     ann = new_player()
-    ann.goto(server.base_url + "/")
-    ann.fill("#player-name", "Ann")
-    ann.check('input[name="game"][value="mojo"]')
-    # The bot (the second to join) plays first, so Ann's first turn follows its move.
-    ann.select_option("#opt-first_seat", label="Player 2 (joins second)")
-    ann.click("#create-button")
-    ann.wait_for_url("**/r/**")
-    add_bot_and_start(ann, seats_before_bot=1)
+    create_room(ann, server.base_url, "Ann")
+    ann.click("#bot-button")
+    expect(ann.locator("#seat-list .presence.is-bot")).to_have_count(1)
+    # The bot plays first, so Ann's first turn follows its move.
+    ann.select_option("#starter-choice", label="Bot 1")
+    ann.click("#start-button")
     ann.wait_for_selector(".mojo-mine.is-current")
     announcer = ann.locator("#announcer")
     expect(announcer).to_have_attribute("aria-live", "polite")

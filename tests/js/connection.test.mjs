@@ -130,3 +130,69 @@ describe("RoomConnection", () => {
     assert.equal(backoff(0, () => 1), 625);
   });
 });
+
+describe("RoomConnection when someone else moved first", () => {
+  const patchTo = (version, legal) => ({
+    type: "patch",
+    version,
+    ops: [
+      { op: "replace", path: "/version", value: version },
+      { op: "replace", path: "/legal_actions", value: legal },
+    ],
+  });
+
+  it("sends the move again at the new version when it is still on offer", async () => {
+    const { connection, sockets } = connect();
+    const move = { type: "set_aside", card: 11 };
+    sockets[0].server({ type: "snapshot", version: 2, state: body(2, { legal_actions: [move, { type: "set_aside", card: 10 }] }) });
+    const sent = connection.act(move);
+    const [first] = sockets[0].sent;
+    sockets[0].server(patchTo(3, [{ type: "set_aside", card: 10 }, { card: 11, type: "set_aside" }]));
+    sockets[0].server({ type: "error", id: first.id, error: { code: "stale_version", message: "at 3, not 2" } });
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = sockets[0].sent[1];
+    assert.deepEqual([second.version, second.action], [3, move]);
+    sockets[0].server({ type: "ack", id: second.id });
+    await sent;
+  });
+
+  it("gives up when the move is no longer on offer", async () => {
+    const { connection, sockets } = connect();
+    const move = { type: "play", card: 1 };
+    sockets[0].server({ type: "snapshot", version: 2, state: body(2, { legal_actions: [move] }) });
+    const sent = connection.act(move);
+    sockets[0].server(patchTo(3, []));
+    sockets[0].server({ type: "error", id: sockets[0].sent[0].id, error: { code: "stale_version", message: "stale" } });
+    await assert.rejects(sent, { code: "stale_version" });
+    assert.equal(sockets[0].sent.length, 1);
+  });
+});
+
+describe("RoomConnection with a seat's token", () => {
+  it("keeps the token out of the address and sends it as the first message", () => {
+    const { sockets } = connect("secret-token");
+    assert.equal(sockets[0].url, "ws://example.test/ws/rooms/r1");
+    assert.deepEqual(sockets[0].sent, [{ type: "auth", token: "secret-token" }]);
+  });
+
+  it("shows the seat's table only, never the spectator's snapshot before it", () => {
+    const { connection, sockets, states } = connect("secret-token");
+    sockets[0].server({ type: "snapshot", version: 4, state: body(4) });
+    sockets[0].server({ type: "patch", version: 5, ops: [{ op: "replace", path: "/view/n", value: 5 }] });
+    assert.equal(states.length, 0);
+    assert.equal(connection.status, "connecting");
+    sockets[0].server({ type: "snapshot", version: 5, state: body(5, { seat: 2, view: { n: 5, hand: [1] } }) });
+    assert.equal(states.length, 1);
+    assert.equal(states[0][0].seat, 2);
+    assert.equal(connection.status, "open");
+  });
+
+  it("sends the token again on every reconnection", () => {
+    const { connection, sockets } = connect("secret-token");
+    sockets[0].server({ type: "snapshot", version: 1, state: body(1, { seat: 0 }) });
+    connection.resync();
+    sockets[1].open();
+    assert.deepEqual(sockets[1].sent, [{ type: "auth", token: "secret-token" }]);
+    assert.equal(connection.authed, false);
+  });
+});

@@ -10,7 +10,6 @@ import {
   lastSeq,
   logEntries,
   movesAnnouncement,
-  numberEvents,
   seatActs,
 } from "../../static/js/table-kit.js";
 
@@ -39,18 +38,6 @@ describe("events by seq", () => {
   it("keeps the highest seq seen when a list is empty", () => {
     assert.equal(lastSeq([], 4), 4);
     assert.equal(lastSeq([ev(3), ev(9)]), 9);
-  });
-
-  it("leaves events that carry seq and type as they are", () => {
-    const events = [ev(3), ev(4)];
-    assert.equal(numberEvents([], events), events);
-  });
-
-  it("numbers unnumbered events across a sliding window", () => {
-    const first = numberEvents([], [{ kind: "play", seat: 0 }, { kind: "draw", seat: 0 }]);
-    assert.deepEqual(first.map((e) => [e.seq, e.type]), [[1, "play"], [2, "draw"]]);
-    const second = numberEvents(first, [{ kind: "draw", seat: 0 }, { kind: "play", seat: 1 }]);
-    assert.deepEqual(second.map((e) => [e.seq, e.type]), [[2, "draw"], [3, "play"]]);
   });
 });
 

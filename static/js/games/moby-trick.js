@@ -193,12 +193,12 @@ function lastTrickFrom(events) {
 
 export function mount(root, ctx) {
   const els = {
-    seats: h("div", { class: "moby-seats", role: "list", "aria-label": "Other players" }),
+    seats: h("div", { class: "table-seats", role: "list", "aria-label": "Other players" }),
     compass: h("section", { class: "moby-compass", "aria-label": "Trump and value token" }),
     trick: h("section", { class: "moby-trick", "aria-label": "The trick" }),
-    status: h("p", { class: "moby-status", id: "turn-status" }),
+    status: h("p", { class: "table-status", id: "turn-status" }),
     choice: h("section", { class: "moby-choice", hidden: true }),
-    mine: h("section", { class: "moby-mine", "aria-label": "Your cards" }),
+    mine: h("section", { class: "table-mine moby-mine", "aria-label": "Your cards" }),
     log: h("ol", { class: "log-list", id: "game-log" }),
   };
   const felt = h(
@@ -310,7 +310,7 @@ export function mount(root, ctx) {
       h(
         "p",
         { class: "round-line" },
-        `Round ${view.round ?? view.round_number}`,
+        `Round ${view.round}`,
         view.trick_number ? ` · trick ${Math.min(view.trick_number, view.tricks_per_round)} of ${view.tricks_per_round}` : "",
         ` · first to ${view.target} points`,
       ),
@@ -636,8 +636,6 @@ export function mount(root, ctx) {
 
   return {
     update,
-    // Moby Trick is won by the highest total; the shared score pad marks the leader that way.
-    higherWins: true,
     destroy() {
       root.replaceChildren();
     },

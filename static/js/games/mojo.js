@@ -108,11 +108,11 @@ export function describeEvents(events, name, piles) {
 
 export function mount(root, ctx) {
   const els = {
-    status: h("p", { class: "mojo-status", id: "turn-status" }),
-    opponents: h("div", { class: "mojo-seats", role: "list", "aria-label": "Players" }),
+    status: h("p", { class: "table-status", id: "turn-status" }),
+    opponents: h("div", { class: "table-seats", role: "list", "aria-label": "Players" }),
     center: h("div", { class: "mojo-center" }),
     summary: h("section", { class: "round-summary", hidden: true, "aria-live": "polite" }),
-    mine: h("section", { class: "mojo-mine", "aria-label": "Your cards" }),
+    mine: h("section", { class: "table-mine mojo-mine", "aria-label": "Your cards" }),
     faceDown: h("div", { class: "my-facedown" }),
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your hand" }),
     log: h("ol", { class: "log-list", id: "game-log" }),
