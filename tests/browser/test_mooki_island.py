@@ -11,7 +11,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.servers import ServeProcess
 
-from .support import SCREENSHOTS, FrameLog, add_bot_and_start, card_ids, game_over, join_room, shoot, version
+from .support import SCREENSHOTS, FrameLog, card_ids, game_over, join_room, shoot, version
 
 pytestmark = pytest.mark.browser
 
@@ -53,10 +53,17 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
     ann = new_player(375, 800)
     frames = FrameLog(ann)
     create_room(ann, server.base_url, "Ann", memory_aid=True)
-    add_bot_and_start(ann, seats_before_bot=1)
+    ann.click("#bot-button")
+    ann.wait_for_function("document.querySelectorAll('#seat-list .seat-item:not(.is-empty)').length === 2")
+    # The host says who is the youngest on the start screen: the bot, so the bot starts.
+    expect(ann.locator("#starter-question")).to_have_text("Who is the youngest?")
+    ann.select_option("#starter-choice", "1")
+    shoot(ann, "mooki-island-start-screen")
+    ann.click("#start-button")
     expect(ann.locator(".mooki")).to_be_visible()
     expect(ann.locator(".mk-pile")).to_have_count(2)
     expect(ann.locator(".mk-collection")).to_have_count(2)
+    expect(ann.locator(".mk-collection.is-theirs .mk-chip")).to_have_text("youngest")
     shots = {"take", "choice", "spider-choice"}
     deadline = time.monotonic() + 120
     while not game_over(ann):
@@ -110,7 +117,10 @@ def test_two_friends_play_in_two_browsers(server: ServeProcess, new_player: Call
     ann, bo = new_player(1280, 900), new_player(375, 800)
     url = create_room(ann, server.base_url, "Ann")
     join_room(bo, url, "Bo")
+    ann.select_option("#starter-choice", "1")  # Bo is the youngest: Bo starts
     ann.click("#start-button")
+    expect(bo.locator("#table button[data-action=take]")).to_have_count(2)
+    expect(ann.locator("#turn-status")).to_have_text("Bo is playing…")
     pages = (ann, bo)
     for page in pages:
         expect(page.locator(".mooki")).to_be_visible()
