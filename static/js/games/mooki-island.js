@@ -464,6 +464,8 @@ export function mount(root, ctx) {
     const news = kit.begin(state);
     if (!view || view.game !== "mooki-island") return;
     const { mine, theirs, watching } = seatsOf(view);
+    // A placed face is named only while it is still the top of its collection (the memory rule).
+    const tops = view.collections.map((c) => c.top);
     kit.keepFocus(() => {
       renderCollection(els.theirs, view, theirs, watching);
       renderCollection(els.mine, view, mine, watching);
@@ -472,9 +474,8 @@ export function mount(root, ctx) {
       els.status.textContent = statusText(view, state);
       els.status.classList.toggle("is-you", kit.myTurn(state));
       renderEnd(view, state);
-      kit.renderLog(els.log, describeEvents(news.events, name), "The piles are ready. Nothing taken yet.");
+      kit.renderLog(els.log, describeEvents(news.events, name, tops), "The piles are ready. Nothing taken yet.");
     });
-    const tops = view.collections.map((c) => c.top);
     const said = describeEvents(news.fresh, name, tops)
       .filter((line) => line.seat === undefined || line.seat !== ctx.mySeat)
       .map((line) => line.text);
