@@ -16,6 +16,7 @@ from engines.core import (
     Rng,
     Scorepad,
     Starter,
+    StateCodec,
     check_seat,
     json_copy,
     log_event,
@@ -109,37 +110,7 @@ class MobyTrickState:
 
     def clone(self) -> MobyTrickState:
         """A copy that shares nothing mutable, without deepcopy's cost."""
-        return MobyTrickState(
-            players=self.players,
-            target=self.target,
-            first_player=self.first_player,
-            rng=Rng(self.rng.seed, self.rng.counter),
-            fives_can_win=self.fives_can_win,
-            full_reward=self.full_reward,
-            round_number=self.round_number,
-            round_leader=self.round_leader,
-            trump=self.trump,
-            token=self.token,
-            phase=self.phase,
-            hands=[list(h) for h in self.hands],
-            set_aside=list(self.set_aside),
-            bonuses=[list(b) for b in self.bonuses],
-            pearl_piles=[list(p) for p in self.pearl_piles],
-            pearl_points=list(self.pearl_points),
-            discard_pile=list(self.discard_pile),
-            undealt=list(self.undealt),
-            trick_seats=list(self.trick_seats),
-            trick_cards=list(self.trick_cards),
-            leader=self.leader,
-            turn=self.turn,
-            trick_number=self.trick_number,
-            voids=[list(v) for v in self.voids],
-            rounds=[list(r) for r in self.rounds],
-            totals=list(self.totals),
-            # Events are never mutated once logged, so sharing the dicts is safe.
-            events=list(self.events),
-            event_seq=self.event_seq,
-        )
+        return CODEC.clone(self)
 
 
 def _brief(card: Card) -> dict[str, Any]:
@@ -529,71 +500,24 @@ class MobyTrickEngine(Engine[MobyTrickState]):
 
     # -- persistence ------------------------------------------------------
     def dump(self, state: MobyTrickState) -> dict[str, Any]:
-        return {
-            "players": state.players,
-            "target": state.target,
-            "first_player": state.first_player,
-            "rng": state.rng.dump(),
-            "fives_can_win": state.fives_can_win,
-            "full_reward": state.full_reward,
-            "round_number": state.round_number,
-            "round_leader": state.round_leader,
-            "trump": state.trump,
-            "token": state.token,
-            "phase": state.phase,
-            "hands": [list(h) for h in state.hands],
-            "set_aside": list(state.set_aside),
-            "bonuses": [list(b) for b in state.bonuses],
-            "pearl_piles": [list(p) for p in state.pearl_piles],
-            "pearl_points": list(state.pearl_points),
-            "discard_pile": list(state.discard_pile),
-            "undealt": list(state.undealt),
-            "trick_seats": list(state.trick_seats),
-            "trick_cards": list(state.trick_cards),
-            "leader": state.leader,
-            "turn": state.turn,
-            "trick_number": state.trick_number,
-            "voids": [list(v) for v in state.voids],
-            "rounds": [list(r) for r in state.rounds],
-            "totals": list(state.totals),
-            "events": [dict(e) for e in state.events],
-            "event_seq": state.event_seq,
-        }
+        return CODEC.dump(state)
 
     def load(self, data: dict[str, Any]) -> MobyTrickState:
-        events, event_seq = upgrade_events(data["events"], "event", data.get("event_seq"))
-        return MobyTrickState(
-            players=int(data["players"]),
-            target=int(data["target"]),
-            first_player=int(data["first_player"]),
-            rng=Rng.load(data["rng"]),
-            # Matches stored before the option existed were played with 5s that never win.
-            fives_can_win=bool(data.get("fives_can_win", False)),
-            full_reward=bool(data.get("full_reward", False)),
-            round_number=int(data["round_number"]),
-            round_leader=int(data["round_leader"]),
-            trump=str(data["trump"]),
-            token=int(data["token"]),
-            phase=str(data["phase"]),
-            hands=[[int(c) for c in h] for h in data["hands"]],
-            set_aside=[int(c) for c in data["set_aside"]],
-            bonuses=[[int(c) for c in b] for b in data["bonuses"]],
-            pearl_piles=[[int(c) for c in p] for p in data["pearl_piles"]],
-            pearl_points=[int(n) for n in data.get("pearl_points", [0] * int(data["players"]))],
-            discard_pile=[int(c) for c in data["discard_pile"]],
-            undealt=[int(c) for c in data["undealt"]],
-            trick_seats=[int(s) for s in data["trick_seats"]],
-            trick_cards=[int(c) for c in data["trick_cards"]],
-            leader=int(data["leader"]),
-            turn=int(data["turn"]),
-            trick_number=int(data["trick_number"]),
-            voids=[[str(f) for f in v] for v in data["voids"]],
-            rounds=[[int(p) for p in r] for r in data["rounds"]],
-            totals=[int(t) for t in data["totals"]],
-            # States stored before events had seq/type (their events said "event").
-            events=events,
-            event_seq=event_seq,
-        )
+        return CODEC.load(data)
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """Fill in what states stored by earlier versions lack."""
+    # Matches stored before these options existed were played with 5s that never win and short rewards.
+    data.setdefault("fives_can_win", False)
+    data.setdefault("full_reward", False)
+    data.setdefault("pearl_points", [0] * data["players"])
+    # Before events had seq/type, their events said "event".
+    data["events"], data["event_seq"] = upgrade_events(data["events"], "event", data.get("event_seq"))
+    return data
+
+
+CODEC = StateCodec(MobyTrickState, upgrade=_upgrade)
 
 
 __all__ = ["FAMILIES", "MobyTrickEngine", "MobyTrickOptions", "MobyTrickState"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
@@ -17,6 +16,7 @@ from engines.core import (
     Rng,
     Scorepad,
     Starter,
+    StateCodec,
     check_seat,
     json_copy,
     log_event,
@@ -84,28 +84,7 @@ class MojoState:
     over: bool = False
 
     def clone(self) -> MojoState:
-        return MojoState(
-            players=self.players,
-            target=self.target,
-            double_discard=self.double_discard,
-            rng=Rng(self.rng.seed, self.rng.counter),
-            round=self.round,
-            draw_pile=self.draw_pile[:],
-            discard_piles=[p[:] for p in self.discard_piles],
-            hands=[h[:] for h in self.hands],
-            face_down=[h[:] for h in self.face_down],
-            revealed=[h[:] for h in self.revealed],
-            current=self.current,
-            mojo_face=self.mojo_face,
-            turn_pile=self.turn_pile,
-            chaining=self.chaining,
-            awaiting_draw=self.awaiting_draw,
-            round_scores=self.round_scores,  # rows are never mutated, only appended by a new list
-            last_round=self.last_round,
-            events=self.events[:],
-            event_seq=self.event_seq,
-            over=self.over,
-        )
+        return CODEC.clone(self)
 
     @property
     def direction(self) -> int:
@@ -401,17 +380,19 @@ class MojoEngine(Engine[MojoState]):
 
     # -- persistence --------------------------------------------------------
     def dump(self, state: MojoState) -> dict[str, Any]:
-        data = {f.name: getattr(state, f.name) for f in fields(state)}
-        data["rng"] = state.rng.dump()
-        return copy.deepcopy(data)
+        return CODEC.dump(state)
 
     def load(self, data: dict[str, Any]) -> MojoState:
-        values = copy.deepcopy(data)
-        values["rng"] = Rng.load(values["rng"])
-        # States stored before events had seq/type (their events said "kind").
-        events, last = upgrade_events(values["events"], "kind", values.get("event_seq"))
-        values.update(events=events, event_seq=last)
-        return MojoState(**values)
+        return CODEC.load(data)
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """States stored before events had seq/type (their events said "kind")."""
+    data["events"], data["event_seq"] = upgrade_events(data["events"], "kind", data.get("event_seq"))
+    return data
+
+
+CODEC = StateCodec(MojoState, upgrade=_upgrade)
 
 
 def _hand_order(card: int) -> tuple[int, int]:
