@@ -59,7 +59,8 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
             ops.extend({"op": "add", "path": f"{path}/-", "value": item} for item in new[kept:])
             return
     if not old:
-        ops.extend({"op": "add", "path": f"{path}/-", "value": item} for item in new)
+        # One op for the whole list (a hand of legal actions appearing): cheaper to build and apply.
+        ops.append({"op": "replace", "path": path, "value": new})
         return
     if len(new) < len(old) and _same(old[: len(new)], new):
         # Remove from the end so the earlier indices stay valid while the patch applies.

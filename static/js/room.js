@@ -21,6 +21,7 @@ const page = {
   mounting: null,
   state: null,
   myTurn: false,
+  sawStart: false,
   joinReason: null,
   moveErrorTimer: null,
 };
@@ -232,6 +233,7 @@ function setRoom(room) {
 
 function onState(state, previous) {
   page.state = state;
+  if (state.status === "waiting") page.sawStart = true;
   // Exposed for tests and debugging: which state version this page shows.
   document.body.dataset.version = String(state.version);
   const mySeat = state.seat;
@@ -446,6 +448,10 @@ async function mountTable(gameId) {
     announce,
     get mySeat() {
       return page.seat ? page.seat.seat : null;
+    },
+    // This page saw the room before the deal, so everything the match has logged is news to it.
+    get sawStart() {
+      return page.sawStart;
     },
   });
   page.table = { game: gameId, renderer };

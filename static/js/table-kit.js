@@ -13,6 +13,13 @@ export function seatActs(state, seat) {
   return seat !== null && seat !== undefined && (state?.to_act || []).includes(seat);
 }
 
+/** The other seats in play order, starting with the one after `me` (a spectator sees them from
+ * the first seat), so the seats around the table read clockwise from the player's place. */
+export function othersInOrder(seats, me) {
+  const start = me === null || me === undefined ? 0 : seats.indexOf(me) + 1;
+  return [...seats.slice(start), ...seats.slice(0, start)].filter((seat) => seat !== me);
+}
+
 /** The events newer than `seenSeq`; before anything was seen (null), nothing is news. */
 export function eventsAfter(events, seenSeq) {
   if (seenSeq === null || seenSeq === undefined) return [];
@@ -79,13 +86,14 @@ const FIRST_MOVE = "[data-action]:not([disabled])";
 
 /**
  * The kit for one mounted table. `root` is the table's element; `ctx` the host's context
- * (`act`, `seatName`, `announce`, `mySeat`); `redraw()` draws the last state again (after a
+ * (`act`, `seatName`, `announce`, `mySeat`, and `sawStart` when the page was open before the
+ * deal, so the match's first events are news too); `redraw()` draws the last state again (after a
  * refused move). Controls that make a move carry `data-action`; a stable `data-key` lets
  * focus come back to the same control after a redraw.
  */
 export function tableKit(root, ctx, { redraw = () => {} } = {}) {
   const gate = new MoveGate();
-  let seenSeq = null;
+  let seenSeq = ctx.sawStart ? 0 : null;
   let news = { version: undefined, events: [], fresh: [], first: true, seenBefore: null };
   // Set when the focused control went away and no move was on offer: the next time there
   // is a move, keyboard focus comes back to the table.
@@ -104,6 +112,16 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
 
     myTurn(state) {
       return seatActs(state, ctx.mySeat);
+    },
+
+    /** The seats other than this browser's, clockwise from its place. */
+    others(seats) {
+      return othersInOrder(seats, ctx.mySeat);
+    },
+
+    /** A seat's round initial, next to its name. */
+    avatar(seat) {
+      return h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase());
     },
 
     get busy() {
@@ -134,7 +152,7 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
         version: state.version,
         events,
         fresh: eventsAfter(events, seenSeq),
-        first: seenSeq === null,
+        first: news.version === undefined,
         seenBefore: seenSeq,
       };
       seenSeq = lastSeq(events, seenSeq ?? 0);

@@ -163,6 +163,29 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
     )
     assert leading == ["4 (leading)"]
 
+    # The side panel the descriptor names, the leader by its winner rule: stars won high, a progress track.
+    panels = page.evaluate(
+        """async () => {
+            const { renderPanel } = await import('/static/js/panels.js');
+            const room = {
+                seats: [{ seat: 0, name: 'Ann' }, { seat: 1, name: 'Bo' }],
+                scorepad: { rounds: [[6, 4]], totals: [6, 4], goal: 9 },
+            };
+            const name = (s) => room.seats[s].name;
+            const box = document.createElement('div');
+            document.body.append(box);
+            renderPanel('stars', box, room, null, name, { winner: 'highest_total' });
+            const stars = [...box.querySelectorAll('li')].map((li) => [li.className, li.textContent]);
+            renderPanel('progress', box, room, null, name, { winner: 'first_to_goal' });
+            const tracks = [...box.querySelectorAll('progress')].map(
+                (p) => [p.value, p.max, p.getAttribute('aria-label')],
+            );
+            return { stars, tracks };
+        }"""
+    )
+    assert panels["stars"] == [["is-leading", "Ann★★★★★★6 (leading)"], ["", "Bo★★★★4"]]
+    assert panels["tracks"] == [[6, 9, "Ann: 6 of 9"], [4, 9, "Bo: 4 of 9"]]
+
 
 def test_mojo_says_what_the_others_played(server: ServeProcess, new_player: Callable[..., Page]) -> None:
     ann = new_player()

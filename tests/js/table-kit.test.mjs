@@ -10,6 +10,7 @@ import {
   lastSeq,
   logEntries,
   movesAnnouncement,
+  othersInOrder,
   seatActs,
 } from "../../static/js/table-kit.js";
 
@@ -93,5 +94,13 @@ describe("turns and words", () => {
       { text: "Ann played.", kind: "", isNew: false },
     ]);
     assert.ok(logEntries(lines, null).every((entry) => !entry.isNew));
+  });
+});
+
+describe("seats around the table", () => {
+  it("lists the others clockwise from the player's place", () => {
+    assert.deepEqual(othersInOrder([0, 1, 2, 3], 2), [3, 0, 1]);
+    assert.deepEqual(othersInOrder([0, 1, 2, 3], 0), [1, 2, 3]);
+    assert.deepEqual(othersInOrder([0, 1, 2], null), [0, 1, 2]);
   });
 });

@@ -236,11 +236,7 @@ export function mount(root, ctx) {
   // ---- other players ------------------------------------------------------
 
   function renderSeats(view, state, freshSeats) {
-    const mine = me();
-    const order = view.seats.map((s) => s.seat);
-    // Start after you, so the seats read in the order they play clockwise.
-    const start = mine === null || mine === undefined ? 0 : order.indexOf(mine) + 1;
-    const others = [...order.slice(start), ...order.slice(0, start)].filter((s) => s !== mine);
+    const others = kit.others(view.seats.map((s) => s.seat));
     fill(
       els.seats,
       others.map((seat) => {
@@ -259,7 +255,7 @@ export function mount(root, ctx) {
           h(
             "div",
             { class: "seat-head" },
-            h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase()),
+            kit.avatar(seat),
             h("span", { class: "seat-title" }, ctx.seatName(seat)),
             flag ? h("span", { class: `turn-flag${choosing ? " is-quiet" : ""}` }, flag) : null,
             choosing && info.has_set_aside ? h("span", { class: "chip chip-ready" }, "bonus chosen") : null,
@@ -470,7 +466,7 @@ export function mount(root, ctx) {
           h(
             "button",
             { class: "button leader-button", type: "button", ...actionButtonAttrs(action, `leader-${seat}`) },
-            h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase()),
+            kit.avatar(seat),
             seat === me() ? `${ctx.seatName(seat)} (you)` : ctx.seatName(seat),
           ),
         ),
@@ -493,7 +489,7 @@ export function mount(root, ctx) {
     const head = h(
       "div",
       { class: "mine-head" },
-      h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(mine).slice(0, 1).toUpperCase()),
+      kit.avatar(mine),
       h("span", { class: "seat-title" }, `${ctx.seatName(mine)} (you)`),
       myTurn ? h("span", { class: "turn-flag is-you" }, view.phase === "set_aside" ? "choose a bonus" : "your turn") : null,
       h(

@@ -151,11 +151,7 @@ export function mount(root, ctx) {
   }
 
   function renderSeats(view, state) {
-    const me = ctx.mySeat;
-    const order = view.seats.map((s) => s.seat);
-    // Start after you, so the seats read in the order they play clockwise.
-    const start = me === null || me === undefined ? 0 : order.indexOf(me) + 1;
-    const others = [...order.slice(start), ...order.slice(0, start)].filter((s) => s !== me);
+    const others = kit.others(view.seats.map((s) => s.seat));
     const freshSeats = new Set(state._freshSeats || []);
     els.opponents.dataset.direction = view.direction;
     fill(els.opponents, 
@@ -174,7 +170,7 @@ export function mount(root, ctx) {
           h(
             "div",
             { class: "seat-head" },
-            h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase()),
+            kit.avatar(seat),
             h("span", { class: "seat-title" }, ctx.seatName(seat)),
             current ? h("span", { class: "turn-flag" }, "playing") : null,
             view.mojo?.holder === seat ? h("span", { class: "chip chip-mojo", title: "Holds the Mojo card" }, "Mojo") : null,
@@ -286,7 +282,7 @@ export function mount(root, ctx) {
     const myTurn = kit.myTurn(state);
     const head = els.mine.querySelector(".mine-head");
     fill(head, 
-      h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(me).slice(0, 1).toUpperCase()),
+      kit.avatar(me),
       h("span", { class: "seat-title" }, `${ctx.seatName(me)} (you)`),
       myTurn ? h("span", { class: "turn-flag is-you" }, "your turn") : null,
       info?.mojo_time ? h("span", { class: "chip chip-time" }, "Mojo Time") : null,
