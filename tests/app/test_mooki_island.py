@@ -14,8 +14,7 @@ from starlette.testclient import TestClient
 
 from engines.core import get_engine
 from engines.mooki_island.cards import BOX
-from tests.engines.mooki_island.helpers import faces_in
-from tests.engines.mooki_island.test_properties import may_see
+from tests.engines.mooki_island.helpers import faces_in, may_see
 
 from .conftest import auth
 from .players import play_to_the_end

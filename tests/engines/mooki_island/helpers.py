@@ -92,3 +92,16 @@ def place(side: str) -> dict[str, Any]:
 
 UP = place("upper")
 DOWN = place("lower")
+
+
+def may_see(state: MookiIslandState, seat: int | None) -> set[int]:
+    """Faces `seat` may see, from the rulebook and the issue, written apart from the engine."""
+    allowed = {p[-1] for p in state.piles if p}
+    if state.drawn is not None:
+        allowed.add(state.drawn)
+        if ENGINE.to_act(state) == {seat}:
+            allowed.add(flip(state.drawn))
+    over = state.stars is not None or state.trophies is not None
+    for collection in state.collections:
+        allowed.update(collection if over else collection[-1:])
+    return allowed

@@ -11,26 +11,13 @@ from engines.mooki_island import ENGINE, MookiIslandState
 from engines.mooki_island.cards import BOX
 from engines.mooki_island.engine import flip
 
-from .helpers import faces_in
+from .helpers import faces_in, may_see
 
 
 def places(state: MookiIslandState) -> list[int]:
     """The face each card shows where it lies (its upper face in a pile or in hand, its chosen face)."""
     held = [] if state.drawn is None else [state.drawn]
     return [*state.piles[0], *state.piles[1], *held, *state.collections[0], *state.collections[1]]
-
-
-def may_see(state: MookiIslandState, seat: int | None) -> set[int]:
-    """Faces `seat` may see, from the rulebook and the issue, written apart from the engine."""
-    allowed = {p[-1] for p in state.piles if p}
-    if state.drawn is not None:
-        allowed.add(state.drawn)
-        if ENGINE.to_act(state) == {seat}:
-            allowed.add(flip(state.drawn))
-    over = state.stars is not None or state.trophies is not None
-    for collection in state.collections:
-        allowed.update(collection if over else collection[-1:])
-    return allowed
 
 
 @settings(max_examples=60, deadline=None)
