@@ -445,7 +445,11 @@ export function mount(root, ctx) {
             { class: "mk-poster-wrap", "aria-label": "Poster" },
             h("h2", {}, "The poster: every Mookie you befriended"),
             poster(end, (seat) => ctx.seatName(seat)),
-            h("p", { class: "mk-legend" }, seats.map((seat) => h("span", { class: `owner-${seat}` }, `● ${ctx.seatName(seat)}`))),
+            h(
+              "p",
+              { class: "mk-legend" },
+              seats.map((seat) => h("span", { class: `owner-${seat}` }, `${ctx.seatName(seat)}: ${seat === 0 ? "white" : "dark"} ring`)),
+            ),
             h(
               "div",
               { class: "mk-befriended" },
