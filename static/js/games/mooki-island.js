@@ -409,6 +409,7 @@ export function mount(root, ctx) {
                 { class: `mk-trophy${taken ? " is-taken" : ""}` },
                 `${"★".repeat(t.stars)} `,
                 winner === null ? "nobody (tie)" : taken ? `${ctx.seatName(winner)}: taken by the Spider` : ctx.seatName(winner),
+                taken ? h("span", { class: "mk-scurry", "aria-hidden": "true" }, "✷") : null,
               ),
             );
           }),
