@@ -99,6 +99,13 @@ def check_views(engine: Engine[Any], state: Any, players: int) -> None:
         # share no list or object with the state, or such an edit would rewrite the game.
         scramble(view)
         assert engine.dump(state) == before, f"editing seat {seat}'s view changed the state"
+    # Every viewer sees the same stream of events: a view may redact an event's fields, never its
+    # seq or type, and never leaves one out (the client counts new events by seq).
+    streams = {
+        seat: [(e["seq"], e["type"]) for e in engine.view(state, seat)["events"]]
+        for seat in [*range(players), None]
+    }
+    assert all(s == streams[None] for s in streams.values()), f"viewers see different events: {streams}"
 
 
 def seat_options(engine: Engine[Any]) -> list[str]:

@@ -7,7 +7,16 @@ from typing import Any
 
 import pytest
 
-from engines.core import EngineError, all_engines, conformance, game_ids, get_engine, register, unregister
+from engines.core import (
+    EngineError,
+    all_engines,
+    conformance,
+    game_ids,
+    get_bots,
+    get_engine,
+    register,
+    unregister,
+)
 
 PLAYOUTS_PER_ENGINE = 200
 
@@ -121,5 +130,7 @@ def test_the_tiny_test_game_conforms_too() -> None:
             playout = conformance.random_playout(engine, 2 + seed % 2, seed, check_every_step=True)
             assert engine.result(playout.final) is not None
         conformance.check_seat_options(engine)
+        positions, decisions = conformance.check_every_bot(engine, get_bots("tiny"))
+        assert positions and decisions >= positions
     finally:
         unregister("tiny")
