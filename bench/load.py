@@ -171,7 +171,7 @@ def start_motable(args: argparse.Namespace, database_url: str, logs: Path) -> li
 async def echo_round_trips(port: int, sockets: int, duration: float) -> float:
     message = json.dumps({"type": "action", "id": "1-1", "action": {"type": "draw", "pile": 0}, "version": 7})
     counts = [0] * sockets
-    stop = time.perf_counter() + duration
+    stop = 0.0
 
     async def one(index: int, ws: ClientConnection) -> None:
         while time.perf_counter() < stop:
@@ -185,6 +185,7 @@ async def echo_round_trips(port: int, sockets: int, duration: float) -> float:
             for _ in range(sockets)
         ]
         started = time.perf_counter()
+        stop = started + duration
         await asyncio.gather(*(one(i, ws) for i, ws in enumerate(conns)))
         spent = time.perf_counter() - started
     return sum(counts) / spent
@@ -362,6 +363,7 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         # Bot moves count as moves too: counted from the versions the human sockets saw.
         version_before = sum(r.seats[0].version for r in rooms)
         cpu_before = sum(s.cpu_seconds() for s in servers)
+        mine_before = resource.getrusage(resource.RUSAGE_SELF)
         stats.measuring = True
         started = time.perf_counter()
         stop = started + args.duration
@@ -369,6 +371,8 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         spent = time.perf_counter() - started
         stats.measuring = False
         cpu = sum(s.cpu_seconds() for s in servers) - cpu_before
+        mine = resource.getrusage(resource.RUSAGE_SELF)
+        client_cpu = mine.ru_utime + mine.ru_stime - mine_before.ru_utime - mine_before.ru_stime
         if args.bots:
             # Matches restarted during the run reset the count; a lower bound then.
             stats.moves = max(stats.moves, sum(r.seats[0].version for r in rooms) - version_before)
@@ -379,6 +383,7 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         "latencies": stats.latencies,
         "errors": stats.errors,
         "cpu_s": cpu,
+        "client_cpu_s": client_cpu,
         "peak_rss_mib": max(s.peak_rss_mib() for s in servers),
         "spent": spent,
     }
@@ -433,7 +438,8 @@ def main() -> None:
         echo = Server(argv, dict(os.environ), port, tmp / "echo.log")
         try:
             echo.wait_ready(None)
-            echo_rate = asyncio.run(echo_round_trips(port, max(1, args.rooms), args.echo_seconds))
+            # One socket in flight per room, as in the saturated run (at most 200: the ceiling is reached).
+            echo_rate = asyncio.run(echo_round_trips(port, max(1, min(args.rooms, 200)), args.echo_seconds))
         finally:
             echo.stop()
         servers = start_motable(args, fresh_database(args.database_url, tmp), tmp)
@@ -461,6 +467,8 @@ def main() -> None:
     if moves_done:
         print(f"server CPU ms/move {1000 * result['cpu_s'] / moves_done:.2f}")
     print(f"server peak RSS    {result['peak_rss_mib']:.0f} MiB")
+    print(f"load generator CPU {result['client_cpu_s']:.1f} s")
+    print(f"machine load avg   {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"echo round trips/s {echo_rate:.0f}")
     print(f"moves/s / echo     {result['moves_per_s'] / echo_rate:.3f}")
 

@@ -54,11 +54,16 @@ class Writer:
                 batch.append(self._queue.get_nowait())
             try:
                 results = await run_in_threadpool(self._apply_batch, [move for move, _ in batch])
-            except Exception as error:
-                # Nothing of this batch was committed: every caller hears why.
+                if len(results) != len(batch):
+                    raise RuntimeError(f"{len(results)} results for {len(batch)} moves")
+            except BaseException as error:
+                # Not known to be committed: every caller hears why (none is ever left waiting).
+                failure = error if isinstance(error, Exception) else RuntimeError("the server is stopping")
                 for _, future in batch:
                     if not future.done():
-                        future.set_exception(error)
+                        future.set_exception(failure)
+                if not isinstance(error, Exception):
+                    raise
                 continue
             for (_, future), result in zip(batch, results, strict=True):
                 if future.done():
@@ -73,3 +78,7 @@ class Writer:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        while not self._queue.empty():
+            _, future = self._queue.get_nowait()
+            if not future.done():
+                future.set_exception(RuntimeError("the server is stopping"))

@@ -6,12 +6,17 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+# Live matches a process keeps in memory. A miss costs a snapshot read and a replay on every move of
+# that match, so this is sized for every match a busy process plays at once (1,250 rooms measured in
+# docs/performance.md), not for the few a test plays.
+STATES = 8192
+
 
 class StateCache:
     """A small LRU of (version, state). A state is only trusted when its version equals the one just
     read from the database, so a cache that another process got ahead of is never wrong, just stale."""
 
-    def __init__(self, size: int = 512) -> None:
+    def __init__(self, size: int = STATES) -> None:
         self._size = size
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
         self._lock = threading.Lock()

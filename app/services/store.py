@@ -65,6 +65,12 @@ class _Lru:
                 self._items.move_to_end(key)
             return value
 
+    def drop(self, matches: Any) -> None:
+        """Forget every key for which `matches(key)` is true."""
+        with self._lock:
+            for key in [k for k in self._items if matches(k)]:
+                del self._items[key]
+
     def put(self, key: Any, value: Any) -> None:
         with self._lock:
             self._items[key] = value
@@ -144,6 +150,11 @@ class Services:
         """The room's facts if this process holds them (no database read)."""
         known: RoomFacts | None = self._facts.get(room_id)
         return known
+
+    def forget(self, room_id: str) -> None:
+        """Drop what this process remembers of a room (call it when a room is deleted)."""
+        self._facts.drop(lambda key: key == room_id)
+        self._seats.drop(lambda key: key[0] == room_id)
 
     def facts(self, room_id: str) -> RoomFacts | None:
         """The started room's settled facts (None: no such room, or not started yet)."""

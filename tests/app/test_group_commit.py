@@ -126,3 +126,16 @@ async def test_a_failed_commit_answers_every_move_of_the_batch() -> None:
     finally:
         await writer.stop()
     assert [type(o) for o in outcomes] == [OSError] * 3
+
+
+def test_a_forgotten_room_is_looked_up_again(client: TestClient) -> None:
+    services = _services(client)
+    room_id, (host, _guest) = started_room(client)
+    assert services.player_seat(room_id, host) == 0 and services.facts(room_id) is not None
+    assert services.known_seat(room_id, host) == 0 and services.known_facts(room_id) is not None
+    services.forget(room_id)
+    assert services.known_seat(room_id, host) is None and services.known_facts(room_id) is None
+    # An unknown token is never remembered.
+    with pytest.raises(AppError):
+        services.player_seat(room_id, "forged")
+    assert services.known_seat(room_id, "forged") is None

@@ -99,9 +99,16 @@ def test_reload_returns_to_the_same_seat_and_state(
     server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
     ann = new_player()
+    sockets: list[str] = []
+    ann.on("websocket", lambda socket: sockets.append(socket.url))
     url = create_room(ann, server.base_url, "Ann")
     add_bot_and_start(ann, seats_before_bot=1)
     wait_for_turn(ann)
+    # The seat's token goes in the socket's first message, never in an address a log could keep.
+    token = ann.evaluate(
+        "JSON.parse(localStorage.getItem('motable.seats'))[location.pathname.split('/').pop()].token"
+    )
+    assert sockets and all("token" not in address and token not in address for address in sockets)
     expect(ann).to_have_title(re.compile("Your turn"))
     expect(ann.locator("#announcer")).to_have_text("Your turn.")
 
