@@ -98,6 +98,16 @@ def _same_json(sent: Any, listed: Any) -> bool:
     return bool(sent == listed)
 
 
+def _is_listed(action: Action, legal: list[Action]) -> bool:
+    """`action` is one of `legal`, equal as JSON.
+
+    A seat outside to_act may still have legal actions: optional ones the game
+    does not wait for (Mokuru's Immunity "at any time"). They are accepted like
+    any other; a seat with nothing listed is refused with not_your_turn.
+    """
+    return any(listed == action and _same_json(action, listed) for listed in legal)
+
+
 class Engine(ABC, Generic[S]):
     """A game's rules. Pure: no I/O, no global randomness, states never mutated
     in place by `apply` (it returns a new state).
@@ -118,7 +128,9 @@ class Engine(ABC, Generic[S]):
         """Seats that may act now; empty exactly when the game is over."""
 
     @abstractmethod
-    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """What `seat` may do now. For a seat in to_act: what the game waits for (never
+        empty). For any other seat: its optional actions, usually none."""
 
     @abstractmethod
     def _apply(self, state: S, seat: int, action: Action) -> S:
@@ -131,11 +143,10 @@ class Engine(ABC, Generic[S]):
         acting = self.to_act(state)
         if not acting:
             raise GameOver("the game is over")
-        if seat not in acting:
+        legal = self.legal_actions(state, seat)
+        if seat not in acting and not _is_listed(action, legal):
             raise NotYourTurn(f"seat {seat} may not act now")
-        if not any(
-            legal == action and _same_json(action, legal) for legal in self.legal_actions(state, seat)
-        ):
+        if not _is_listed(action, legal):
             raise IllegalAction(f"{action!r} is not a legal action now")
         return self._apply(state, seat, action)
 
