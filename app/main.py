@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ from app.logs import redact_tokens
 from app.ratelimit import Buckets, RateLimit
 from app.routes import api, pages, ws
 from app.runtime import Runtime
+from engines.core import registry
 
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 
@@ -88,6 +90,7 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     redact_tokens()
+    registry.register_from_env(os.environ.get("MOTABLE_GAMES"))
     runtime = Runtime(settings)
 
     @asynccontextmanager

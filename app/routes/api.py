@@ -21,17 +21,7 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/api/games")
 async def list_games() -> list[dict[str, Any]]:
-    specs = [get_engine(game).spec for game in game_ids()]
-    return [
-        {
-            "id": spec.id,
-            "title": spec.title,
-            "min_players": spec.min_players,
-            "max_players": spec.max_players,
-            "options_schema": spec.options_schema(),
-        }
-        for spec in specs
-    ]
+    return [get_engine(game).spec.describe() for game in game_ids()]
 
 
 def _join_url(request: Request, room_id: str) -> str:

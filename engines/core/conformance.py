@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import EngineError
+from .errors import EngineError, InvalidOptions
 from .protocol import Action, Engine, Options
 
 
@@ -47,6 +47,14 @@ def scramble(view: Any) -> None:
 
 def check_views(engine: Engine[Any], state: Any, players: int) -> None:
     before = engine.dump(state)
+    for outside in (-1, players, players + 7):
+        # A seat out of range is refused: never a spectator view, never another seat's hand.
+        try:
+            engine.view(state, outside)
+        except EngineError:
+            pass
+        else:
+            raise AssertionError(f"view(state, {outside}) with {players} players was not refused")
     for seat in [*range(players), None]:
         view = engine.view(state, seat)
         assert json.loads(json.dumps(view)) == view, "a view must be plain JSON"
@@ -56,6 +64,33 @@ def check_views(engine: Engine[Any], state: Any, players: int) -> None:
         # share no list or object with the state, or such an edit would rewrite the game.
         scramble(view)
         assert engine.dump(state) == before, f"editing seat {seat}'s view changed the state"
+
+
+def seat_options(engine: Engine[Any]) -> list[str]:
+    """Options naming a seat: the descriptor's starter and every option with the seat widget."""
+    names = [engine.spec.starter.option] if engine.spec.starter is not None else []
+    properties = engine.spec.options_schema().get("properties", {})
+    names.extend(n for n, p in properties.items() if p.get("x-motable-widget") == "seat" and n not in names)
+    return names
+
+
+def check_seat_options(engine: Engine[Any], seed: int = 1) -> None:
+    """Each seat option sets up with every seat at the table and with null (chosen from the seed),
+    and a seat nobody sits in is refused with InvalidOptions, never another exception."""
+    spec = engine.spec
+    for name in seat_options(engine):
+        for players in range(spec.min_players, spec.max_players + 1):
+            for seat in [*range(players), None]:
+                state = engine.setup(players, seed, spec.parse_options({name: seat}))
+                again = engine.setup(players, seed, spec.parse_options({name: seat}))
+                assert engine.dump(state) == engine.dump(again), f"{name}={seat}: the seed must decide"
+            for seat in (players, spec.max_players, spec.max_players + 1, -1):
+                try:
+                    engine.setup(players, seed, spec.parse_options({name: seat}))
+                except InvalidOptions as error:
+                    assert error.code == "invalid_request"
+                else:
+                    raise AssertionError(f"{name}={seat} with {players} players was accepted")
 
 
 def illegal_probes(engine: Engine[Any], state: Any, seat: int, players: int) -> list[tuple[int, Any]]:

@@ -33,3 +33,17 @@ class GameOver(EngineError):
 
 class InvalidOptions(EngineError):
     code = "invalid_request"
+
+
+class InvalidSeat(EngineError):
+    """A seat number outside the match (a view or a seat option asked for seat 4 of 3)."""
+
+    code = "invalid_request"
+
+
+def check_seat(seat: int | None, players: int, what: str = "seat") -> None:
+    """Refuse a seat that is not None and not one of 0..players-1 (bools are not seats)."""
+    if seat is None:
+        return
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidSeat(f"{what} must be a seat from 0 to {players - 1} ({players} players), not {seat!r}")

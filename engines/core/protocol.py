@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -20,23 +21,99 @@ SEAT_WIDGET: dict[str, Any] = {"x-motable-widget": "seat"}
 """Schema hint for an integer option naming a seat: clients offer player positions, not numbers."""
 
 
+def seat_widget(last: int) -> dict[str, Any]:
+    """SEAT_WIDGET for an integer-or-null option, with the seat range at the top of its schema
+    (pydantic puts the bounds inside the `anyOf`, where a simple form builder does not look)."""
+    return {**SEAT_WIDGET, "minimum": 0, "maximum": last}
+
+
 class Options(BaseModel):
     """Base of every game's options (variants); unknown keys are refused."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+Winner = Literal["lowest_total", "highest_total", "first_to_goal"]
+"""Who wins: the lowest final total, the highest, or the first to reach the goal."""
+
+Panel = Literal["points", "stars", "progress"]
+"""The side panel a table wants: a points score pad, a star count, or a progress track."""
+
+
+@dataclass(frozen=True)
+class Starter:
+    """The seat option (an integer or null) that says who starts, and how to ask for it.
+
+    Null lets the engine pick the starting seat from the seed.
+    """
+
+    option: str
+    question: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"option": self.option, "question": self.question}
+
+
+def seat_option(options: Options, name: str, players: int) -> int | None:
+    """The seat a who-starts option names, checked against the real player count.
+
+    None means "not chosen" (the engine picks from the seed). A seat nobody sits
+    in is refused with InvalidOptions, which the server answers as 422.
+    """
+    value = getattr(options, name)
+    if value is not None and not 0 <= value < players:
+        raise InvalidOptions(
+            f"{name} names seat {value}, but a {players}-player game has seats 0 to {players - 1}"
+        )
+    return value if value is None else int(value)
+
+
+def no_data() -> dict[str, Any]:
+    return {}
+
+
 @dataclass(frozen=True)
 class GameSpec:
+    """Everything the lobby, the pages, the API and the client need to know about a game."""
+
     id: str
     title: str
     min_players: int
     max_players: int
     options_model: type[Options]
-    summary: str = ""
+    blurb: str = ""
+    winner: Winner = "highest_total"
+    panel: Panel = "points"
+    starter: Starter | None = None
+    # The game's validated card tables, for its rules page (JSON-ready, a fresh copy per call).
+    data: Callable[[], dict[str, Any]] = no_data
+
+    def __post_init__(self) -> None:
+        if self.winner not in get_args(Winner):
+            raise ValueError(f"{self.id}: winner must be one of {get_args(Winner)}, not {self.winner!r}")
+        if self.panel not in get_args(Panel):
+            raise ValueError(f"{self.id}: panel must be one of {get_args(Panel)}, not {self.panel!r}")
+        if not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"{self.id}: player counts {self.min_players}-{self.max_players} make no sense")
+        if self.starter is not None and self.starter.option not in self.options_model.model_fields:
+            raise ValueError(f"{self.id}: the starter option {self.starter.option!r} is not an option")
 
     def options_schema(self) -> dict[str, Any]:
         return self.options_model.model_json_schema()
+
+    def describe(self) -> dict[str, Any]:
+        """The game as GET /api/games lists it."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options_schema": self.options_schema(),
+            "blurb": self.blurb,
+            "winner": self.winner,
+            "panel": self.panel,
+            "starter": self.starter.to_json() if self.starter is not None else None,
+        }
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:

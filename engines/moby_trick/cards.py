@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 FIVE = 5
 VALUES = (1, 2, 3, 4, 6, 7, 8, 9)
 BONUS_KINDS = ("trump", "flip", "pearl", "none")
-
-_DATA = Path(__file__).with_name("data") / "cards.json"
 
 
 class CardDataError(ValueError):
@@ -90,9 +88,21 @@ def parse_cards(data: Any) -> tuple[tuple[str, ...], tuple[Card, ...]]:
     return tuple(families), cards
 
 
-def load_cards(path: Path = _DATA) -> tuple[tuple[str, ...], tuple[Card, ...]]:
-    with path.open(encoding="utf-8") as handle:
-        return parse_cards(json.load(handle))
+def read_cards() -> Any:
+    """The card file as JSON, unchecked."""
+    text = resources.files("engines.moby_trick").joinpath("data/cards.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def load_cards() -> tuple[tuple[str, ...], tuple[Card, ...]]:
+    return parse_cards(read_cards())
+
+
+def rules_data() -> dict[str, Any]:
+    """The card table for the rules page: the same file the engine deals from, checked the same way."""
+    raw = read_cards()
+    parse_cards(raw)
+    return {"cards": raw}
 
 
 FAMILIES, CARDS = load_cards()

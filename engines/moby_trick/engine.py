@@ -8,19 +8,21 @@ from typing import Any
 from pydantic import Field
 
 from engines.core import (
-    SEAT_WIDGET,
     Action,
     Engine,
     GameSpec,
-    InvalidOptions,
     Options,
     Result,
     Rng,
     Scorepad,
+    Starter,
+    check_seat,
     json_copy,
+    seat_option,
+    seat_widget,
 )
 
-from .cards import CARDS, FAMILIES, Card
+from .cards import CARDS, FAMILIES, Card, rules_data
 
 HAND_SIZE = 9
 TRICKS_PER_ROUND = HAND_SIZE - 1  # one card of the deal becomes the first bonus
@@ -44,13 +46,13 @@ class MobyTrickOptions(Options):
         title="Play to",
         description="The game ends after the round in which a total reaches this.",
     )
-    first_player: int = Field(
+    first_player: int | None = Field(
         0,
         ge=0,
         le=3,
         title="Who starts",
-        description="The player who last saw a whale leads the first trick.",
-        json_schema_extra=SEAT_WIDGET,
+        description="The player who last saw a whale leads the first trick (empty: chosen at random).",
+        json_schema_extra=seat_widget(3),
     )
     full_reward: bool = Field(
         True,
@@ -202,7 +204,11 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         min_players=2,
         max_players=4,
         options_model=MobyTrickOptions,
-        summary="Win tricks under a shifting trump and value token; collect pearls and whale bonuses.",
+        blurb="Win tricks under a shifting trump and value token; collect pearls and whale bonuses.",
+        winner="highest_total",
+        panel="points",
+        starter=Starter(option="first_player", question="Who last saw a whale?"),
+        data=rules_data,
     )
 
     # -- setup and flow -------------------------------------------------
@@ -211,18 +217,20 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             options = self.spec.parse_options(options.model_dump())
         assert isinstance(options, MobyTrickOptions)
         self.spec.check_players(players)
-        if options.first_player >= players:
-            raise InvalidOptions(f"first_player must be a seat below {players}")
+        first = seat_option(options, "first_player", players)
+        rng = Rng(seed)
+        if first is None:
+            first = rng.randrange(players)
         state = MobyTrickState(
             players=players,
             target=options.target,
-            first_player=options.first_player,
-            rng=Rng(seed),
+            first_player=first,
+            rng=rng,
             fives_can_win=options.fives_can_win,
             full_reward=options.full_reward,
             totals=[0] * players,
         )
-        self._start_round(state, options.first_player)
+        self._start_round(state, first)
         return state
 
     def _start_round(self, state: MobyTrickState, leader: int) -> None:
@@ -437,6 +445,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
 
     # -- what leaves the engine -------------------------------------------
     def view(self, state: MobyTrickState, seat: int | None) -> dict[str, Any]:
+        check_seat(seat, state.players)
         seats = []
         for s in range(state.players):
             seats.append(

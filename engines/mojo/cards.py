@@ -63,9 +63,22 @@ def parse_deck(raw: dict[str, Any]) -> DeckData:
     return deck
 
 
-def load_deck() -> DeckData:
+def read_deck() -> dict[str, Any]:
+    """The deck file as JSON, unchecked."""
     text = resources.files("engines.mojo").joinpath("data/deck.json").read_text(encoding="utf-8")
-    return parse_deck(json.loads(text))
+    raw: dict[str, Any] = json.loads(text)
+    return raw
+
+
+def load_deck() -> DeckData:
+    return parse_deck(read_deck())
+
+
+def rules_data() -> dict[str, Any]:
+    """The deck table for the rules page: the same file the engine deals from, checked the same way."""
+    raw = read_deck()
+    parse_deck(raw)
+    return {"deck": raw}
 
 
 DECK = load_deck()

@@ -9,19 +9,21 @@ from typing import Any
 from pydantic import Field
 
 from engines.core import (
-    SEAT_WIDGET,
     Action,
     Engine,
     GameSpec,
-    InvalidOptions,
     Options,
     Result,
     Rng,
     Scorepad,
+    Starter,
+    check_seat,
     json_copy,
+    seat_option,
+    seat_widget,
 )
 
-from .cards import DECK, Card
+from .cards import DECK, Card, rules_data
 
 CARDS: tuple[Card, ...] = DECK.cards
 VALUE: tuple[int, ...] = tuple(c.value for c in CARDS)
@@ -41,15 +43,18 @@ class MojoOptions(Options):
     double_discard: bool = Field(
         False,
         title="Double discard piles",
-        description="Two discard piles: play on either, draw from the other one instead of the deck.",
+        description=(
+            "Two discard piles: play on either; when you must draw, take the top of the deck"
+            " or of the other pile, as you choose."
+        ),
     )
-    first_seat: int = Field(
+    first_seat: int | None = Field(
         0,
         ge=0,
         le=7,
         title="Who starts",
-        description="The youngest player starts the first round.",
-        json_schema_extra=SEAT_WIDGET,
+        description="The youngest player starts the first round (empty: chosen at random).",
+        json_schema_extra=seat_widget(7),
     )
 
 
@@ -134,21 +139,24 @@ class MojoEngine(Engine[MojoState]):
         min_players=2,
         max_players=8,
         options_model=MojoOptions,
-        summary="Shed your high cards, chain equal values, and dodge the Mojo card: lowest total wins.",
+        blurb="Shed your high cards, chain equal values, and dodge the Mojo card: lowest total wins.",
+        winner="lowest_total",
+        panel="points",
+        starter=Starter(option="first_seat", question="Who starts?"),
+        data=rules_data,
     )
 
     # -- setup --------------------------------------------------------------
     def setup(self, players: int, seed: int, options: Options) -> MojoState:
         assert isinstance(options, MojoOptions)
         self.spec.check_players(players)
-        if options.first_seat >= players:
-            raise InvalidOptions(f"first_seat must be below the number of players ({players})")
+        first = seat_option(options, "first_seat", players)
         rng = Rng(seed)
         state = MojoState(
             players=players, target=options.target, double_discard=options.double_discard, rng=rng
         )
         state.draw_pile = rng.shuffled(list(range(len(CARDS))))
-        self._start_round(state, options.first_seat)
+        self._start_round(state, rng.randrange(players) if first is None else first)
         return state
 
     def _start_round(self, s: MojoState, starter: int) -> None:
@@ -344,7 +352,7 @@ class MojoEngine(Engine[MojoState]):
 
     def view(self, state: MojoState, seat: int | None) -> dict[str, Any]:
         s = state
-        mine = seat is not None and 0 <= seat < s.players
+        check_seat(seat, s.players)
         events = [
             {k: v for k, v in e.items() if k != "card"}
             if e["kind"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
@@ -353,7 +361,7 @@ class MojoEngine(Engine[MojoState]):
         ]
         return {
             "game": "mojo",
-            "you": seat if mine else None,
+            "you": seat,
             "round": s.round,
             "target": s.target,
             "double_discard": s.double_discard,
@@ -380,9 +388,9 @@ class MojoEngine(Engine[MojoState]):
                 for i in range(s.players)
             ],
             "hand": [CARDS[c].to_json() for c in sorted(s.hands[seat], key=_hand_order)]
-            if mine and seat is not None
+            if seat is not None
             else [],
-            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if mine and seat is not None else [],
+            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if seat is not None else [],
             "events": events,
             "last_round": json_copy(s.last_round),
         }

@@ -82,9 +82,9 @@ def database_url(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def tiny() -> Iterator[str]:
     """Registers the test game `tiny`, whose every rule the tests know."""
-    registry._MODULES["tiny"] = "tests.app.tiny_game"
+    registry.register("tiny", "tests.app.tiny_game")
     yield "tiny"
-    del registry._MODULES["tiny"]
+    registry.unregister("tiny")
 
 
 @pytest.fixture

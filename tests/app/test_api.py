@@ -44,7 +44,10 @@ def test_health_and_games(client: TestClient) -> None:
     games = {g["id"]: g for g in client.get("/api/games").json()}
     assert games["tiny"]["min_players"] == 2 and games["tiny"]["max_players"] == 3
     assert games["tiny"]["options_schema"]["properties"]["rounds"]["default"] == 2
-    assert "mojo" in games
+    assert games["tiny"]["blurb"] and games["tiny"]["winner"] == "lowest_total"
+    assert games["tiny"]["panel"] == "points" and games["tiny"]["starter"] is None
+    assert games["mojo"]["starter"] == {"option": "first_seat", "question": "Who starts?"}
+    assert games["moby-trick"]["winner"] == "highest_total"
 
 
 def test_create_join_and_room_body(client: TestClient) -> None:

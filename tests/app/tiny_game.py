@@ -34,7 +34,15 @@ def value(card: int) -> int:
 
 
 class TinyEngine(Engine[TinyState]):
-    spec = GameSpec("tiny", "Tiny", 2, 3, TinyOptions)
+    spec = GameSpec(
+        "tiny",
+        "Tiny",
+        2,
+        3,
+        TinyOptions,
+        blurb="Play your two cards in turn; the lowest total wins.",
+        winner="lowest_total",
+    )
 
     def _deal(self, players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
         deck = rng.shuffled(list(range(20)))

@@ -93,3 +93,20 @@ def test_player_counts_outside_the_box_are_refused(game: str) -> None:
         with pytest.raises(EngineError) as err:
             engine.setup(players, 1, options)
         assert err.value.code == "invalid_request"
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_seat_options_name_a_seat_at_the_table(game: str) -> None:
+    engine = get_engine(game)
+    conformance.check_seat_options(engine)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_views_refuse_seats_outside_the_match(game: str) -> None:
+    engine = get_engine(game)
+    for players in _player_counts(engine):
+        state = engine.setup(players, 5, engine.spec.parse_options({}))
+        for seat in (-1, players, True):
+            with pytest.raises(EngineError) as err:
+                engine.view(state, seat)
+            assert err.value.code == "invalid_request"

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from engines.moby_trick.cards import _DATA, CARDS, FAMILIES, CardDataError, parse_cards
+from engines.moby_trick.cards import CARDS, FAMILIES, CardDataError, parse_cards, read_cards
 
 
 def raw_table() -> dict[str, Any]:
-    with _DATA.open(encoding="utf-8") as handle:
-        table: dict[str, Any] = json.load(handle)
+    table: dict[str, Any] = read_cards()
     return table
 
 

@@ -55,6 +55,19 @@ def test_first_round_starts_with_the_chosen_seat() -> None:
     with pytest.raises(EngineError) as err:
         ENGINE.setup(3, 3, ENGINE.spec.parse_options({"first_seat": 5}))
     assert err.value.code == "invalid_request"
+    assert "first_seat names seat 5" in err.value.message and "seats 0 to 2" in err.value.message
+
+
+def test_no_first_seat_lets_the_seed_choose_who_starts() -> None:
+    random_start = ENGINE.spec.parse_options({"first_seat": None})
+    starters = {seed: ENGINE.to_act(ENGINE.setup(4, seed, random_start)) for seed in range(40)}
+    assert all(starters[seed] == ENGINE.to_act(ENGINE.setup(4, seed, random_start)) for seed in range(5))
+    assert set().union(*starters.values()) == {0, 1, 2, 3}
+    # A named seat deals exactly as before, so stored matches replay unchanged.
+    named = ENGINE.spec.parse_options({"first_seat": 0})
+    assert ENGINE.dump(ENGINE.setup(4, 9, named)) == ENGINE.dump(
+        ENGINE.setup(4, 9, ENGINE.spec.parse_options({}))
+    )
 
 
 # -- one turn ------------------------------------------------------------------------

@@ -1,0 +1,76 @@
+"""The lobby and rules pages list exactly the registered games, from their descriptors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.config import Settings, sqlalchemy_url
+from app.db import upgrade
+from app.main import create_app
+from engines.core import game_ids, get_engine, registry
+
+
+@pytest.fixture
+def migrated(sqlite_url: str) -> str:
+    url = sqlalchemy_url(sqlite_url)
+    upgrade(url)
+    return url
+
+
+@pytest.fixture
+def pages(migrated: str, tiny: str) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(database_url=migrated, bot_delay=0))) as client:
+        yield client
+
+
+def _listed(html: str) -> list[str]:
+    return re.findall(r'data-game="([a-z0-9-]+)"', html)
+
+
+def test_lobby_lists_every_registered_game_and_nothing_else(pages: TestClient) -> None:
+    html = pages.get("/").text
+    assert _listed(html) == game_ids()
+    assert "tiny" in _listed(html)
+    # Games whose engines are not registered (yet) are simply absent.
+    assert "mooki-island" not in html and "Coming soon" not in html
+    for game in game_ids():
+        assert get_engine(game).spec.blurb in html
+    assert "2\N{EN DASH}8 players" in html  # Mojo's counts come from its spec
+
+
+def test_rules_pages_show_the_engine_card_data(pages: TestClient) -> None:
+    mojo = pages.get("/rules/mojo")
+    assert mojo.status_code == 200
+    deck = get_engine("mojo").spec.data()["deck"]
+    total = sum(row["copies"] * len(row["values"]) for row in deck["colours"])
+    assert f"<td>{total}</td>" in mojo.text
+    whales = pages.get("/rules/moby-trick")
+    assert whales.status_code == 200 and 'class="deck-table whale-table"' in whales.text
+
+
+def test_rules_page_needs_a_registered_game_and_a_template(pages: TestClient) -> None:
+    assert pages.get("/rules/tiny").status_code == 404  # registered, but it ships no rules page
+    assert pages.get("/rules/mooki-island").status_code == 404  # not registered
+    assert pages.get("/rules/..%2Fbase").status_code == 404
+    registry.unregister("tiny")
+    try:
+        assert "tiny" not in _listed(pages.get("/").text)
+    finally:
+        registry.register("tiny", "tests.app.tiny_game")
+
+
+def test_motable_games_registers_extra_games_at_start(migrated: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "tiny" not in game_ids()
+    monkeypatch.setenv("MOTABLE_GAMES", "tiny=tests.app.tiny_game")
+    try:
+        with TestClient(create_app(Settings(database_url=migrated, bot_delay=0))) as client:
+            assert "tiny" in [g["id"] for g in client.get("/api/games").json()]
+    finally:
+        registry.unregister("tiny")
+    monkeypatch.setenv("MOTABLE_GAMES", "tiny")
+    with pytest.raises(ValueError, match=r"id=package\.module"):
+        create_app(Settings(database_url=migrated, bot_delay=0))
