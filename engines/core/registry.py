@@ -111,3 +111,4 @@ def all_engines() -> list[Engine[Any]]:
 # The built-in games, one line each.
 register("mojo", "engines.mojo")
 register("moby-trick", "engines.moby_trick")
+register("mokuru", "engines.mokuru")
