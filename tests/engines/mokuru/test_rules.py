@@ -9,7 +9,7 @@ from engines.mokuru import ENGINE
 from engines.mokuru.cards import CARDS
 from engines.mokuru.engine import BATTLE, CONFIRM, DARKNESS, DIFFICULTY, DRAW, OVER, PERFORM, SPENT, TARGET
 
-from .helpers import action, act, conserved, draw, game, keep, report, stack, trick, types
+from .helpers import act, action, conserved, draw, game, keep, report, stack, trick, types
 
 FLIP = trick("Flip")
 TWO_FLIPS = trick("2 Flips")
