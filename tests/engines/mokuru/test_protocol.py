@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engines.core import Action, Engine, EngineError, GameSpec, Options, Result, Scorepad
+from engines.core import Action, Engine, EngineError, GameSpec, Options, Result, Scorepad, check_seat
 from engines.core.conformance import check_waiting, optional_moves, random_playout
 
 
@@ -49,6 +49,7 @@ class CountEngine(Engine[CountState]):
         return CountState(state.count + 1, 1 - state.turn, state.bells)
 
     def view(self, state: CountState, seat: int | None) -> dict[str, Any]:
+        check_seat(seat, 2)
         return {"count": state.count}
 
     def hidden_ids(self, state: CountState, seat: int | None) -> frozenset[int]:
