@@ -122,4 +122,5 @@ class RivalBot:
         return {"type": "give", "seat": leader}
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "rival": RivalBot}
+# The server seats its "strong" bot when a game has one: for Mokuru that is the rival.
+BOTS: dict[str, Any] = {"random": RandomBot, "rival": RivalBot, "strong": RivalBot}
