@@ -6,10 +6,12 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from .errors import EngineError, InvalidOptions
 from .protocol import Action, Engine, Options
+from .replay import replay as replay_match
 
 
 @dataclass
@@ -45,6 +47,37 @@ def scramble(view: Any) -> None:
         view.clear()
 
 
+ENVELOPE = ("game", "seat", "players", "round", "events")
+
+
+def check_envelope(
+    engine: Engine[Any], state: Any, view: dict[str, Any], seat: int | None, players: int
+) -> None:
+    """The keys every view starts with, and the one event shape {"seq": int, "type": str, ...}."""
+    missing = [k for k in ENVELOPE if k not in view]
+    assert not missing, f"the view lacks {missing}"
+    assert view["game"] == engine.spec.id, f"view game {view['game']!r} is not {engine.spec.id!r}"
+    assert view["seat"] == seat and view["players"] == players
+    assert type(view["round"]) is int and view["round"] == engine.round_number(state) >= 1
+    events = view["events"]
+    assert isinstance(events, list)
+    for event in events:
+        assert type(event.get("seq")) is int and event["seq"] >= 1, f"event without a seq: {event}"
+        assert isinstance(event.get("type"), str) and event["type"], f"event without a type: {event}"
+    seqs = [e["seq"] for e in events]
+    assert all(a < b for a, b in pairwise(seqs)), f"event seqs not increasing: {seqs}"
+
+
+def check_event_history(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
+    """Events seen by a viewer at two moments: numbers never go back, a logged event never changes."""
+    if before and after:
+        assert after[-1]["seq"] >= before[-1]["seq"], "the newest event seq went back"
+    old = {e["seq"]: e for e in before}
+    for event in after:
+        if event["seq"] in old:
+            assert old[event["seq"]] == event, f"event {event['seq']} changed after it was logged"
+
+
 def check_views(engine: Engine[Any], state: Any, players: int) -> None:
     before = engine.dump(state)
     for outside in (-1, players, players + 7):
@@ -58,6 +91,7 @@ def check_views(engine: Engine[Any], state: Any, players: int) -> None:
     for seat in [*range(players), None]:
         view = engine.view(state, seat)
         assert json.loads(json.dumps(view)) == view, "a view must be plain JSON"
+        check_envelope(engine, state, view, seat, players)
         leaked = set(card_ids(view)) & engine.hidden_ids(state, seat)
         assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
         # A view is handed to the server, which may edit it (patches, caches): it must
@@ -143,9 +177,13 @@ def random_playout(
     state = engine.setup(players, seed, options)
     rng = random.Random(seed)
     log: list[tuple[int, Action]] = []
+    seen: list[dict[str, Any]] = []  # the events a spectator saw before the last action
     for step in range(max_actions):
         acting = engine.to_act(state)
         check_waiting(engine, state, players)
+        now = engine.view(state, None)["events"]
+        check_event_history(seen, now)
+        seen = now
         if check_every_step or step % 7 == 0:
             check_views(engine, state, players)
             assert engine.load(json.loads(json.dumps(engine.dump(state)))) == state
@@ -176,7 +214,4 @@ def random_playout(
 
 
 def replay(engine: Engine[Any], playout: Playout) -> Any:
-    state = engine.setup(playout.players, playout.seed, playout.options)
-    for seat, action in playout.actions:
-        state = engine.apply(state, seat, action)
-    return state
+    return replay_match(engine, playout.players, playout.seed, playout.options, playout.actions)

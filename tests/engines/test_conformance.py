@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engines.core import EngineError, all_engines, conformance, game_ids, get_engine
+from engines.core import EngineError, all_engines, conformance, game_ids, get_engine, register, unregister
 
 PLAYOUTS_PER_ENGINE = 200
 
@@ -110,3 +110,16 @@ def test_views_refuse_seats_outside_the_match(game: str) -> None:
             with pytest.raises(EngineError) as err:
                 engine.view(state, seat)
             assert err.value.code == "invalid_request"
+
+
+def test_the_tiny_test_game_conforms_too() -> None:
+    """The test game the server tests and the generic renderer use keeps the same envelope and events."""
+    register("tiny", "tests.app.tiny_game")
+    try:
+        engine = get_engine("tiny")
+        for seed in range(6):
+            playout = conformance.random_playout(engine, 2 + seed % 2, seed, check_every_step=True)
+            assert engine.result(playout.final) is not None
+        conformance.check_seat_options(engine)
+    finally:
+        unregister("tiny")

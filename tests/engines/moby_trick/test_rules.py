@@ -45,7 +45,7 @@ def test_the_drawn_card_sets_trump_and_token_and_a_five_is_redrawn() -> None:
     for seed in range(60):
         state = fresh(3, seed)
         start = state.events[0]
-        assert start["event"] == "round_start" and start["drawn"]["value"] != 5
+        assert start["type"] == "round_start" and start["drawn"]["value"] != 5
         assert state.trump == start["drawn"]["family"]
         assert state.token == (1 if start["drawn"]["value"] < 5 else 9)
 
@@ -440,7 +440,7 @@ def test_a_tie_for_the_top_at_the_target_plays_another_round() -> None:
     state = last_trick([23, 29, 0])
     assert ENGINE.scorepad(state).totals == [30, 30, 0]
     assert state.phase == SET_ASIDE and state.round_number == 2 and ENGINE.result(state) is None
-    assert state.events[-2]["event"] == "tie"
+    assert state.events[-2]["type"] == "tie"
 
 
 def test_the_target_is_an_option() -> None:
@@ -494,7 +494,7 @@ def test_events_name_cards_by_family_and_value_only() -> None:
     state = finish_round(state)
     events = ENGINE.view(state, None)["events"]
     assert events and not list(card_ids(events))
-    assert {"play", "trick", "round_end", "round_start"} <= {e["event"] for e in events}
+    assert {"play", "trick", "round_end", "round_start"} <= {e["type"] for e in events}
 
 
 def test_round_number_and_scorepad_follow_the_rounds() -> None:

@@ -121,7 +121,7 @@ def test_empty_draw_pile_reshuffles_all_discards_but_the_top() -> None:
     assert faces(after.discard_piles[0]) == [("red", 11)]
     assert len(after.draw_pile) == under  # the old top went under the 11 and into the shuffle
     assert len(after.hands[0]) == 5
-    assert any(e["kind"] == "reshuffle" for e in after.events)
+    assert any(e["type"] == "reshuffle" for e in after.events)
 
 
 # -- Mojo Time -------------------------------------------------------------------------
@@ -321,15 +321,15 @@ def test_views_show_own_hand_and_only_counts_of_others() -> None:
         assert [s["hand_count"] for s in view["seats"]] == [8, 8, 8, 8]
         assert "hand" not in view["seats"][0]
     spectator = ENGINE.view(state, None)
-    assert spectator["hand"] == [] and spectator["you"] is None
+    assert spectator["hand"] == [] and spectator["seat"] is None
     assert spectator["draw_pile"] == 78 - 33
 
 
 def test_a_deck_draw_is_told_only_to_the_drawer() -> None:
     state = position([[("red", 11), *FILLER], FILLER], [("green", 2)], draw_top=[("blue", 0)])
     after = play(state, ("red", 11))
-    mine = [e for e in ENGINE.view(after, 0)["events"] if e["kind"] == "draw"]
-    theirs = [e for e in ENGINE.view(after, 1)["events"] if e["kind"] == "draw"]
+    mine = [e for e in ENGINE.view(after, 0)["events"] if e["type"] == "draw"]
+    theirs = [e for e in ENGINE.view(after, 1)["events"] if e["type"] == "draw"]
     assert mine[0]["card"] == {"colour": "blue", "value": 0}
     assert "card" not in theirs[0]
 
