@@ -24,6 +24,7 @@ from engines.core import (
     Starter,
     check_seat,
     json_copy,
+    log_event,
     seat_option,
     seat_widget,
 )
@@ -386,10 +387,8 @@ class MokuruEngine(Engine[MokuruState]):
     # -- events -----------------------------------------------------------
     @staticmethod
     def _log(state: MokuruState, event: dict[str, Any]) -> None:
-        state.seq += 1
-        state.events.append({"seq": state.seq, **event})
-        if len(state.events) > EVENTS_KEPT:
-            del state.events[0]
+        fields = {k: v for k, v in event.items() if k != "type"}
+        state.seq = log_event(state.events, state.seq, event["type"], fields, EVENTS_KEPT)
 
     # -- belts ------------------------------------------------------------
     def _move(self, state: MokuruState, seat: int, steps: int, why: str) -> None:

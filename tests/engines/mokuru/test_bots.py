@@ -14,7 +14,7 @@ from .helpers import act, action, draw, game, keep, report, stack, trick
 
 
 def test_bots_are_exported_under_their_names() -> None:
-    assert {"random": RandomBot, "rival": RivalBot} == BOTS
+    assert {"random": RandomBot, "rival": RivalBot, "strong": RivalBot} == BOTS
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

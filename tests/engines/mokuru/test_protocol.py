@@ -50,7 +50,7 @@ class CountEngine(Engine[CountState]):
 
     def view(self, state: CountState, seat: int | None) -> dict[str, Any]:
         check_seat(seat, 2)
-        return {"count": state.count}
+        return {"game": "count", "seat": seat, "players": 2, "round": 1, "events": [], "count": state.count}
 
     def hidden_ids(self, state: CountState, seat: int | None) -> frozenset[int]:
         return frozenset()
