@@ -41,7 +41,7 @@ def verify(args: argparse.Namespace) -> int:
     if args.server:
         return _verify_remote(args.server.rstrip("/"), args.room_id)
     from app.db import Database
-    from app.services import Services
+    from app.services.store import Services
 
     db = Database(Settings.from_env().database_url)
     try:

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.errors import AppError
+from app.playing.master import Master
 from app.runtime import Runtime
-from app.services import Services
 
 
 def get_runtime(request: Request) -> Runtime:
@@ -16,8 +16,8 @@ def get_runtime(request: Request) -> Runtime:
     return runtime
 
 
-def get_services(request: Request) -> Services:
-    return get_runtime(request).services
+def get_master(request: Request) -> Master:
+    return get_runtime(request).master
 
 
 def get_token(request: Request) -> str | None:
@@ -32,5 +32,5 @@ def get_token(request: Request) -> str | None:
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
-ServicesDep = Annotated[Services, Depends(get_services)]
+MasterDep = Annotated[Master, Depends(get_master)]
 TokenDep = Annotated[str | None, Depends(get_token)]

@@ -45,7 +45,6 @@ class Room(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(Json)
-    status: Mapped[str] = mapped_column(String(16), default="waiting")
     host_seat: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Set once the first player asks for a rematch; everyone else is sent to the same room.
@@ -80,6 +79,7 @@ class Match(Base):
     # 1 right after setup, +1 per applied action: action `seq` n turns version n into n + 1.
     version: Mapped[int] = mapped_column(Integer, default=1)
     round: Mapped[int] = mapped_column(Integer, default=1)
+    # The one record of a room's status: a room without a match is waiting, with one it is this.
     status: Mapped[str] = mapped_column(String(16), default="playing")
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, StrictInt, StringConstraints
 
@@ -21,6 +21,11 @@ class JoinRoom(BaseModel):
 
 class AddBot(BaseModel):
     pass
+
+
+class StartRoom(BaseModel):
+    # The seat that starts, or "random" (the engine picks from the seed); absent: the room's options decide.
+    starter: StrictInt | Literal["random"] | None = None
 
 
 class PostAction(BaseModel):

@@ -30,8 +30,8 @@ from websockets.sync.client import connect as ws_connect
 from app.config import sqlalchemy_url
 from app.db import Database, upgrade
 from app.realtime.patch import diff
-from app.services import Services
 from app.services.matches import state_body
+from app.services.store import Services
 from engines.core import get_engine
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
 from app.realtime.patch import diff
-from app.services import Services
+from app.services.store import Services
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +48,9 @@ class Connection:
 
 
 class Hub:
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, room_body: Callable[[str], Awaitable[Message]]) -> None:
         self._services = services
+        self._room_body = room_body
         self._rooms: dict[str, set[Connection]] = {}
         # Per room, so the bodies a socket is sent always advance in version order.
         self._locks: dict[str, asyncio.Lock] = {}
@@ -63,6 +65,14 @@ class Hub:
             conn.last = bodies[conn.seat]
             conn.send({"type": "snapshot", "version": conn.last["version"], "state": conn.last})
             self._rooms.setdefault(room_id, set()).add(conn)
+
+    async def reseat(self, room_id: str, conn: Connection, seat: int) -> None:
+        """An attached socket now watches as `seat`: it is sent a fresh snapshot for that seat."""
+        async with self._lock(room_id):
+            bodies = await run_in_threadpool(self._services.state_bodies, room_id, {seat})
+            conn.seat = seat
+            conn.last = bodies[seat]
+            conn.send({"type": "snapshot", "version": conn.last["version"], "state": conn.last})
 
     def detach(self, room_id: str, conn: Connection) -> None:
         conns = self._rooms.get(room_id)
@@ -83,7 +93,7 @@ class Hub:
             # Under the room lock too: two events read concurrently could otherwise go out newest
             # first, and the client would keep the older body (a seat shown gone, a stale status).
             async with self._lock(room_id):
-                room = await run_in_threadpool(self._services.room, room_id)
+                room = await self._room_body(room_id)
                 for conn in list(self._rooms.get(room_id, ())):
                     conn.send({"type": "room", "room": room})
         else:

@@ -1,69 +1,107 @@
-"""Which seats have a live socket: counted per process, shared through Redis when configured."""
+"""Which seats have a live socket: counted per process, shared through Redis when configured.
+
+Redis is reached with its asyncio client, so no call blocks the event loop. While Redis is away the
+process answers from its own sockets (a request never fails for it), and the next heartbeat once it
+is back shares every seat this process holds again.
+"""
 
 from __future__ import annotations
 
-import threading
+import logging
 import time
 import uuid
 from collections import Counter, defaultdict
 from typing import cast
 
-import redis
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
 
 # A process refreshes its entries every HEARTBEAT seconds; a killed process's entries lapse after TTL.
 HEARTBEAT = 10.0
 TTL = 30.0
+# A presence read or write gives up after this long: a Redis that hangs must not hold up a request.
+REDIS_TIMEOUT = 1.0
 
 
 class Presence:
     def __init__(self, redis_url: str | None = None) -> None:
         self._sockets: defaultdict[str, Counter[int]] = defaultdict(Counter)
-        self._lock = threading.Lock()
-        self._redis = redis.Redis.from_url(redis_url, decode_responses=True) if redis_url else None
+        self._redis = (
+            aioredis.Redis.from_url(
+                redis_url,
+                decode_responses=True,
+                socket_timeout=REDIS_TIMEOUT,
+                socket_connect_timeout=REDIS_TIMEOUT,
+            )
+            if redis_url
+            else None
+        )
         self._process = uuid.uuid4().hex
 
     @staticmethod
     def _key(room_id: str) -> str:
         return f"motable:presence:{room_id}"
 
-    def add(self, room_id: str, seat: int) -> None:
-        with self._lock:
-            self._sockets[room_id][seat] += 1
-        self._share(room_id, seat)
+    def local(self, room_id: str) -> set[int]:
+        """The seats with a socket in this process."""
+        return set(self._sockets.get(room_id, ()))
 
-    def remove(self, room_id: str, seat: int) -> None:
-        with self._lock:
-            seats = self._sockets[room_id]
-            seats[seat] -= 1
-            gone = seats[seat] <= 0
-            if gone:
-                del seats[seat]
-            if not seats:
-                del self._sockets[room_id]
+    async def add(self, room_id: str, seat: int) -> None:
+        # Counted before the first await: a socket cancelled while sharing still counts, so its
+        # matching remove balances it.
+        self._sockets[room_id][seat] += 1
+        await self._share(room_id, seat)
+
+    async def remove(self, room_id: str, seat: int) -> None:
+        seats = self._sockets[room_id]
+        seats[seat] -= 1
+        gone = seats[seat] <= 0
+        if gone:
+            del seats[seat]
+        if not seats:
+            del self._sockets[room_id]
         if gone and self._redis is not None:
-            self._redis.hdel(self._key(room_id), f"{seat}:{self._process}")
+            try:
+                await self._redis.hdel(self._key(room_id), f"{seat}:{self._process}")
+            except RedisError:
+                # The entry lapses after TTL on its own.
+                log.warning("Redis is unreachable: seat %s of room %s lapses after %ss", seat, room_id, TTL)
 
-    def _share(self, room_id: str, seat: int) -> None:
-        if self._redis is not None:
-            key = self._key(room_id)
-            self._redis.hset(key, f"{seat}:{self._process}", time.time() + TTL)
-            self._redis.expire(key, int(TTL) * 4)
-
-    def heartbeat(self) -> None:
-        """Keep this process's entries alive (called every HEARTBEAT seconds)."""
-        with self._lock:
-            live = [(room_id, seat) for room_id, seats in self._sockets.items() for seat in seats]
-        for room_id, seat in live:
-            self._share(room_id, seat)
-
-    def connected(self, room_id: str) -> set[int]:
+    async def _share(self, room_id: str, seat: int) -> None:
         if self._redis is None:
-            with self._lock:
-                return set(self._sockets.get(room_id, ()))
-        now = time.time()
-        entries = cast(dict[str, str], self._redis.hgetall(self._key(room_id)))
-        return {int(field.split(":")[0]) for field, expiry in entries.items() if float(expiry) > now}
+            return
+        key = self._key(room_id)
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.hset(key, f"{seat}:{self._process}", time.time() + TTL)
+                pipe.expire(key, int(TTL) * 4)
+                await pipe.execute()
+        except RedisError:
+            # Other processes learn of this seat at the first heartbeat after Redis is back.
+            log.warning(
+                "Redis is unreachable: seat %s of room %s is known to this process only", seat, room_id
+            )
 
-    def close(self) -> None:
+    async def heartbeat(self) -> None:
+        """Keep this process's entries alive (called every HEARTBEAT seconds)."""
+        live = [(room_id, seat) for room_id, seats in self._sockets.items() for seat in seats]
+        for room_id, seat in live:
+            await self._share(room_id, seat)
+
+    async def connected(self, room_id: str) -> set[int]:
+        """Seats with a socket in any process; this process's own only while Redis is away."""
+        mine = self.local(room_id)
+        if self._redis is None:
+            return mine
+        try:
+            entries = cast(dict[str, str], await self._redis.hgetall(self._key(room_id)))
+        except RedisError:
+            return mine
+        now = time.time()
+        return mine | {int(field.split(":")[0]) for field, expiry in entries.items() if float(expiry) > now}
+
+    async def close(self) -> None:
         if self._redis is not None:
-            self._redis.close()
+            await self._redis.aclose()

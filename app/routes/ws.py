@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.concurrency import run_in_threadpool
 
 from app.errors import AppError
 from app.ratelimit import Buckets
@@ -24,34 +23,33 @@ TRY_AGAIN_LATER = 1013
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
     runtime: Runtime = websocket.app.state.runtime
+    # Old clients put the token in the URL; new ones open as a spectator and send {"type": "auth"}.
     token = websocket.query_params.get("token") or None
     # Accept first so a refused client sees close code 1008, not a failed handshake.
     await websocket.accept()
     try:
-        seat = await run_in_threadpool(runtime.services.seat_of, room_id, token)
+        seat = await runtime.master.seat_of(room_id, token)
     except AppError as error:
         await websocket.close(code=POLICY_VIOLATION, reason=error.message)
         return
-    conn = Connection(seat)
+    socket = _Socket(websocket, runtime, room_id, token, Connection(seat))
     sender: asyncio.Task[None] | None = None
-    counted = False
     # Everything set up below is undone in `finally`, even when setting up fails part way.
     try:
-        await runtime.hub.attach(room_id, conn)
-        sender = asyncio.create_task(_send(websocket, conn))
+        await runtime.hub.attach(room_id, socket.conn)
+        sender = asyncio.create_task(_send(websocket, socket.conn))
         if seat is not None:
-            counted = True
-            await runtime.connect(room_id, seat)
-        runtime.bots.kick(room_id)
-        await _receive(websocket, runtime, room_id, token, conn)
+            await socket.count(seat)
+        runtime.master.wake_bots(room_id)
+        await socket.receive()
     finally:
-        runtime.hub.detach(room_id, conn)
+        runtime.hub.detach(room_id, socket.conn)
         if sender is not None:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
-        if seat is not None and counted:
-            await runtime.disconnect(room_id, seat)
+        if socket.counted is not None:
+            await runtime.master.disconnect(room_id, socket.counted)
 
 
 async def _send(websocket: WebSocket, conn: Connection) -> None:
@@ -69,47 +67,99 @@ def _error(message_id: Any, code: str, text: str) -> dict[str, Any]:
     return {"type": "error", "id": message_id, "error": {"code": code, "message": text}}
 
 
-async def _receive(
-    websocket: WebSocket, runtime: Runtime, room_id: str, token: str | None, conn: Connection
-) -> None:
-    limit = runtime.settings.max_ws_message_bytes
-    # One bucket per socket: a flood from one tab cannot starve the room.
-    buckets = Buckets(runtime.settings.rate_per_second, runtime.settings.rate_burst)
-    while True:
-        frame = await websocket.receive()
-        if frame["type"] == "websocket.disconnect":
-            return
-        raw: bytes = frame["bytes"] if frame.get("bytes") is not None else (frame.get("text") or "").encode()
-        if len(raw) > limit:
-            conn.send(_error(None, "too_large", f"a message may be at most {limit} bytes"))
-            continue
-        if not buckets.allow("socket"):
-            conn.send(_error(None, "rate_limited", "too many messages; slow down and retry"))
-            continue
+class _Socket:
+    """One room socket's session: its seat once known, and the messages it sends."""
+
+    def __init__(
+        self, websocket: WebSocket, runtime: Runtime, room_id: str, token: str | None, conn: Connection
+    ) -> None:
+        self.websocket = websocket
+        self.runtime = runtime
+        self.room_id = room_id
+        self.token = token
+        self.conn = conn
+        # The seat this socket counts for in presence (undone when it closes).
+        self.counted: int | None = None
+
+    async def count(self, seat: int) -> None:
+        # Set before the await: a socket cancelled while presence is shared must still be uncounted.
+        self.counted = seat
+        await self.runtime.master.connect(self.room_id, seat)
+
+    async def authenticate(self, message: dict[str, Any]) -> bool:
+        """A spectator socket becomes a seat's socket; False when the token is bad (the socket closes)."""
+        token = message.get("token")
+        if self.token is not None:
+            self.conn.send(_error(message.get("id"), "invalid_request", "this socket already has a seat"))
+            return True
+        if not isinstance(token, str) or not token:
+            await self.websocket.close(code=POLICY_VIOLATION, reason="send the seat's token as a string")
+            return False
         try:
-            message = json.loads(raw)
-        except ValueError:
-            conn.send(_error(None, "invalid_request", "a message is one JSON object"))
-            continue
-        if not isinstance(message, dict):
-            conn.send(_error(None, "invalid_request", "a message is one JSON object"))
-            continue
+            seat = await self.runtime.master.seat_of(self.room_id, token)
+        except AppError as error:
+            await self.websocket.close(code=POLICY_VIOLATION, reason=error.message)
+            return False
+        self.token = token
+        if seat is None:
+            return True
+        await self.runtime.hub.reseat(self.room_id, self.conn, seat)
+        await self.count(seat)
+        self.runtime.master.wake_bots(self.room_id)
+        return True
+
+    async def receive(self) -> None:
+        settings = self.runtime.settings
+        conn = self.conn
+        limit = settings.max_ws_message_bytes
+        # One bucket per socket: a flood from one tab cannot starve the room.
+        buckets = Buckets(settings.rate_per_second, settings.rate_burst)
+        while True:
+            frame = await self.websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            raw: bytes = (
+                frame["bytes"] if frame.get("bytes") is not None else (frame.get("text") or "").encode()
+            )
+            if len(raw) > limit:
+                conn.send(_error(None, "too_large", f"a message may be at most {limit} bytes"))
+                continue
+            if not buckets.allow("socket"):
+                conn.send(_error(None, "rate_limited", "too many messages; slow down and retry"))
+                continue
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                conn.send(_error(None, "invalid_request", "a message is one JSON object"))
+                continue
+            if not isinstance(message, dict):
+                conn.send(_error(None, "invalid_request", "a message is one JSON object"))
+                continue
+            if message.get("type") == "auth":
+                if not await self.authenticate(message):
+                    return
+                continue
+            await self.act(message)
+
+    async def act(self, message: dict[str, Any]) -> None:
+        conn = self.conn
         message_id = message.get("id")
         version = message.get("version")
         if message.get("type") != "action" or "action" not in message:
             conn.send(
                 _error(message_id, "invalid_request", 'send {"type": "action", "id", "action", "version"}')
             )
-            continue
+            return
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
             conn.send(_error(message_id, "invalid_request", "version is an integer"))
-            continue
+            return
         try:
-            applied = await run_in_threadpool(
-                runtime.services.act, room_id, token, message["action"], version
+            await self.runtime.master.act(
+                self.room_id,
+                self.token,
+                message["action"],
+                version,
+                committed=lambda _applied: conn.send({"type": "ack", "id": message_id}),
             )
         except AppError as error:
             conn.send(_error(message_id, error.code, error.message))
-            continue
-        conn.send({"type": "ack", "id": message_id})
-        await runtime.played(room_id, applied)

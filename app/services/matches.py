@@ -10,7 +10,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
-from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
+from app.models import ActionRow, Match, ScoreRow, Snapshot, utcnow
 from app.services.cache import StateCache
 from engines.core import EngineError, ReplayError, Scorepad, get_engine, replay_states
 from engines.core import seed_commitment as seed_commitment  # rooms.py imports it from here
@@ -113,7 +113,6 @@ def apply_action(
         record_scores(session, match.id, engine.scorepad(new_state))
     if result is not None:
         values.update(status="finished", finished_at=utcnow())
-        session.execute(update(Room).where(Room.id == room_id).values(status="finished"))
     changed = session.execute(
         update(Match).where(Match.id == match.id, Match.version == match.version).values(**values)
     )

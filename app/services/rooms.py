@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from app.errors import AppError
 from app.models import Match, Room, Seat, Snapshot
 from app.services.auth import hash_token, new_token, player_seat
-from app.services.matches import seed_commitment
+from app.services.matches import current_match, seed_commitment
 from engines.core import EngineError, game_ids, get_bots, get_engine
 
 # Seeds fit a signed 64-bit column on every backend.
@@ -36,17 +36,20 @@ def create_room(session: Session, game: str, name: str, options: dict[str, Any] 
         parsed = spec.parse_options(options)
     except EngineError as error:
         raise AppError.from_engine(error) from None
-    room = Room(
-        id=secrets.token_urlsafe(9), game=game, options=parsed.model_dump(mode="json"), status="waiting"
-    )
+    room = Room(id=secrets.token_urlsafe(9), game=game, options=parsed.model_dump(mode="json"))
     token = new_token()
     session.add(room)
     session.add(Seat(room_id=room.id, seat=0, name=name, token_hash=hash_token(token), bot=False))
     return {"room_id": room.id, "seat": 0, "token": token}
 
 
+def status_of(match: Match | None) -> str:
+    """A room's status, read from its one record: the match (none yet: the room is waiting)."""
+    return "waiting" if match is None else match.status
+
+
 def _next_seat(session: Session, room: Room) -> int:
-    if room.status != "waiting":
+    if current_match(session, room.id) is not None:
         raise AppError("already_started", "the match has already started")
     taken = session.scalar(select(func.count()).where(Seat.room_id == room.id)) or 0
     if taken >= get_engine(room.game).spec.max_players:
@@ -80,21 +83,39 @@ def add_bot(session: Session, room_id: str, token: str | None) -> dict[str, Any]
     return {"seat": seat}
 
 
-def start_room(session: Session, room_id: str, token: str | None) -> tuple[int, Any]:
-    """Deal the match; returns its id and initial state."""
+def start_room(
+    session: Session, room_id: str, token: str | None, starter: int | Literal["random"] | None = None
+) -> tuple[int, Any]:
+    """Deal the match; returns its id and initial state. `starter` names the seat that starts (or
+    "random": the engine picks from the seed), for a game whose descriptor has a starter option."""
     room = _host_room(session, room_id, token)
-    if room.status != "waiting":
+    if current_match(session, room.id) is not None:
         raise AppError("already_started", "the match has already started")
     engine = get_engine(room.game)
     players = session.scalar(select(func.count()).where(Seat.room_id == room.id)) or 0
     if players < engine.spec.min_players:
         raise AppError("not_enough_players", f"{room.game} needs at least {engine.spec.min_players} players")
+    options = dict(room.options)
+    if starter is not None:
+        if engine.spec.starter is None:
+            raise AppError("invalid_request", f"{room.game} has no choice of who starts")
+        if starter != "random" and not 0 <= starter < players:
+            raise AppError(
+                "invalid_request", f"seat {starter} is not seated; the seats are 0 to {players - 1}"
+            )
+        options[engine.spec.starter.option] = None if starter == "random" else starter
     seed = secrets.randbits(SEED_BITS)
-    state = engine.setup(players, seed, engine.spec.parse_options(room.options))
+    try:
+        parsed = engine.spec.parse_options(options)
+        state = engine.setup(players, seed, parsed)
+    except EngineError as error:
+        # An option that names a seat nobody took, say: refused, with nothing written.
+        raise AppError.from_engine(error) from None
+    stored = parsed.model_dump(mode="json")
     match = Match(
         room_id=room.id,
         game=room.game,
-        options=room.options,
+        options=stored,
         players=players,
         seed=seed,
         seed_commitment=seed_commitment(seed),
@@ -105,7 +126,6 @@ def start_room(session: Session, room_id: str, token: str | None) -> tuple[int, 
     session.add(match)
     session.flush()
     session.add(Snapshot(match_id=match.id, version=1, round=match.round, state=engine.dump(state)))
-    room.status = "playing"
     return match.id, state
 
 
@@ -114,7 +134,7 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
     options and number of bots, that player hosting; later callers get the same room to join."""
     room = find_room(session, room_id, lock=True)
     seat = player_seat(session, room_id, token)
-    if room.status != "finished":
+    if status_of(current_match(session, room.id)) != "finished":
         raise AppError("invalid_request", "a rematch can follow only a finished match")
     if room.rematch_id is not None:
         return {"room_id": room.rematch_id, "created": False}
@@ -146,8 +166,8 @@ def room_body(
     return {
         "room_id": room.id,
         "game": room.game,
-        "options": room.options,
-        "status": room.status,
+        "options": match.options if match is not None else room.options,
+        "status": status_of(match),
         "host_seat": room.host_seat,
         "seats": [
             {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.bot or s.seat in connected}

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from app.services import BotTurn
 from app.services.matches import Applied
+from app.services.store import BotTurn
 from engines.core import RandomBot
 
 from . import tiny_game

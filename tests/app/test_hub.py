@@ -12,7 +12,7 @@ from fastapi import WebSocket
 
 from app.realtime.hub import CLOSE, Connection, Hub
 from app.routes import ws
-from app.services import Services
+from app.services.store import Services
 
 
 class SlowRooms:
@@ -25,10 +25,10 @@ class SlowRooms:
     def state_bodies(self, room_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
         return {seat: {"version": 0} for seat in seats}
 
-    def room(self, room_id: str) -> dict[str, Any]:
+    async def room(self, room_id: str) -> dict[str, Any]:
         read = next(self._reads)
         if read == 1:
-            self._second_read.wait(timeout=0.5)
+            await asyncio.to_thread(self._second_read.wait, 0.5)
         else:
             self._second_read.set()
         return {"read": read}
@@ -36,7 +36,8 @@ class SlowRooms:
 
 @pytest.mark.asyncio
 async def test_room_messages_go_out_in_the_order_they_were_read() -> None:
-    hub = Hub(cast(Services, SlowRooms()))
+    rooms = SlowRooms()
+    hub = Hub(cast(Services, rooms), rooms.room)
     conn = Connection(0)
     await hub.attach("r", conn)
     first = asyncio.create_task(hub.handle("r", {"kind": "room"}))

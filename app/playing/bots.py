@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from starlette.concurrency import run_in_threadpool
 
 from app.errors import AppError
-from app.services import Services
 from app.services.matches import Applied
+from app.services.store import Services
 
 log = logging.getLogger(__name__)
 
