@@ -9,6 +9,7 @@ docs/rules-decisions.md for every reading of the rulebook taken here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Literal
 
 from pydantic import Field
@@ -121,6 +122,8 @@ class MokuruState:
     trick: dict[str, Any] | None = None
     claim: dict[str, Any] | None = None  # a success awaiting a witness: {"seat", "back"}
     winner: int | None = None
+    # Belts at the start of each round (one turn of every player), for the progress chart.
+    marks: list[list[int]] = field(default_factory=list)
     seq: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
 
@@ -168,6 +171,7 @@ def clone(state: MokuruState) -> MokuruState:
         ),
         claim=dict(state.claim) if state.claim is not None else None,
         winner=state.winner,
+        marks=state.marks,  # rows are appended, never changed: a new list is made on append
         seq=state.seq,
         events=list(state.events),
     )
@@ -420,6 +424,8 @@ class MokuruEngine(Engine[MokuruState]):
     def _start_turn(self, state: MokuruState, seat: int) -> None:
         state.turn = seat
         state.turns += 1
+        if (state.turns - 1) % state.players == 0:
+            state.marks = [*state.marks, list(state.belts)]
         state.phase = DRAW
         state.draw_mode = "turn"
         state.first_draw = True
@@ -923,7 +929,12 @@ class MokuruEngine(Engine[MokuruState]):
         return frozenset(hidden)
 
     def scorepad(self, state: MokuruState) -> Scorepad:
-        return Scorepad(rounds=[], totals=list(state.belts))
+        """Belts won (or lost) in each finished round; the totals are the belts now.
+
+        The round in play counts once the game is over, so the rows add up to the final belts."""
+        marks = [*state.marks, list(state.belts)] if state.winner is not None else state.marks
+        rounds = [[b - a for a, b in zip(x, y, strict=True)] for x, y in pairwise(marks)]
+        return Scorepad(rounds=rounds, totals=list(state.belts))
 
     def result(self, state: MokuruState) -> Result | None:
         if state.winner is None:
@@ -960,6 +971,7 @@ class MokuruEngine(Engine[MokuruState]):
             "trick": json_copy(state.trick),
             "claim": json_copy(state.claim),
             "winner": state.winner,
+            "marks": [list(m) for m in state.marks],
             "seq": state.seq,
             "events": json_copy(state.events),
         }
@@ -993,6 +1005,7 @@ class MokuruEngine(Engine[MokuruState]):
             trick=json_copy(data["trick"]),
             claim=json_copy(data["claim"]),
             winner=data["winner"],
+            marks=[[int(b) for b in m] for m in data["marks"]],
             seq=int(data["seq"]),
             events=json_copy(data["events"]),
         )

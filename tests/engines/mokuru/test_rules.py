@@ -624,3 +624,15 @@ def test_the_round_counts_full_turns_of_the_table() -> None:
             "missed",
         )
     assert ENGINE.round_number(state) == 2
+
+
+def test_the_scorepad_has_the_belts_won_per_round_adding_up_to_the_belts() -> None:
+    state = report(draw(stack(game(2), FLIP)), 0, "landed")
+    assert ENGINE.scorepad(state).rounds == [] and ENGINE.scorepad(state).totals == [1, 0]
+    state = report(report(report(draw(stack(state, FLIP)), 1, "missed"), 1, "missed"), 1, "missed")
+    assert ENGINE.round_number(state) == 2 and ENGINE.scorepad(state).rounds == [[1, 0]]
+    state.belts[0] = state.black
+    state = report(draw(stack(state, MASTER)), 0, "landed")
+    pad = ENGINE.scorepad(state)
+    assert pad.rounds == [[1, 0], [state.grandmaster - 1, 0]]
+    assert [sum(col) for col in zip(*pad.rounds, strict=True)] == pad.totals == state.belts
