@@ -15,6 +15,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import migrations
 
+# An execution option marking a transaction that only reads.
+READ_ONLY = "motable_read_only"
+
 
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
@@ -37,7 +40,10 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # Reads take no write lock: in WAL mode a deferred transaction reads its snapshot while the
+        # writer commits, so a read never queues behind a write.
+        read = connection.get_execution_options().get(READ_ONLY, False)
+        connection.exec_driver_sql("BEGIN" if read else "BEGIN IMMEDIATE")
 
     return engine
 
@@ -47,11 +53,20 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._read_sessions = sessionmaker(
+            self.engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False
+        )
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """One unit of work: committed when the block ends, rolled back if it raises."""
         with self._sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A transaction that only reads (on SQLite a deferred one: it never waits for the writer)."""
+        with self._read_sessions() as session, session.begin():
             yield session
 
     def dispose(self, wait: float = 5.0) -> None:

@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.errors import AppError
 from app.services.matches import Applied
-from app.services.store import Services
+from app.services.store import Move, Services
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +30,14 @@ class BotRunner:
     """
 
     def __init__(
-        self, services: Services, played: Callable[[str, Applied], Awaitable[None]], delay: float
+        self,
+        services: Services,
+        submit: Callable[[Move], Awaitable[Applied]],
+        played: Callable[[str, Applied], Awaitable[None]],
+        delay: float,
     ) -> None:
         self._services = services
+        self._submit = submit
         self._played = played
         self._delay = delay
         # First wait after a failed turn; it doubles with each failure in a row, up to MAX_RETRY_DELAY.
@@ -62,7 +67,8 @@ class BotRunner:
                         turn = dataclasses.replace(turn, kind="random")
                     await asyncio.sleep(self._delay)
                     try:
-                        applied = await run_in_threadpool(self._services.play_bot, turn)
+                        move = await run_in_threadpool(self._services.choose_bot, turn)
+                        applied = await self._submit(move)
                     except AppError as error:
                         if error.code != "stale_version":
                             raise

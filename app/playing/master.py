@@ -14,10 +14,12 @@ from typing import Any, Literal
 from starlette.concurrency import run_in_threadpool
 
 from app.playing.bots import BotRunner
+from app.playing.writer import Writer
 from app.realtime.broker import Broker
 from app.realtime.presence import Presence
 from app.services.matches import Applied
-from app.services.store import Services
+from app.services.store import Move, Services
+from engines.core import get_engine
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +31,8 @@ class Master:
         self.services = services
         self.broker = broker
         self.presence = presence
-        self.bots = BotRunner(services, self._bot_played, bot_delay)
+        self.writer = Writer(services.apply_moves)
+        self.bots = BotRunner(services, self.writer.submit, self._bot_played, bot_delay)
 
     # -- reads --------------------------------------------------------------
     async def room(self, room_id: str) -> dict[str, Any]:
@@ -82,7 +85,10 @@ class Master:
     ) -> Applied:
         """Apply a player's action. Returns once it is committed and published; `committed` is called
         between the two (the socket acknowledges there, so the ack comes before the patch)."""
-        applied = await run_in_threadpool(self.services.act, room_id, token, action, version)
+        seat = self.services.known_seat(room_id, token) if token is not None else None
+        if seat is None:
+            seat = await run_in_threadpool(self.services.player_seat, room_id, token)
+        applied = await self.writer.submit(Move(room_id, seat, action, version))
         if committed is not None:
             committed(applied)
         await self._played(room_id, applied)
@@ -115,13 +121,35 @@ class Master:
         self.bots.kick(room_id)
 
     async def _played(self, room_id: str, applied: Applied) -> None:
-        await self._state_changed(room_id)
+        # Enough for every process to build each viewer's body from the state it holds in memory.
+        event = {
+            "kind": "state",
+            "match": applied.match_id,
+            "game": applied.game,
+            "version": applied.version,
+            "seat": applied.seat,
+            "action": applied.action,
+        }
+        await self._publish(room_id, event)
+        await self._wake_bots_if_due(room_id, applied)
         if applied.scored:
             # A round or the match ended: the scorepad or the status in the room body changed.
             await self.room_changed(room_id)
 
     async def _bot_played(self, room_id: str, applied: Applied) -> None:
         await self._played(room_id, applied)
+
+    async def _wake_bots_if_due(self, room_id: str, applied: Applied) -> None:
+        """Kick the bot runner only when a bot is to act, found from the state in memory."""
+        facts = self.services.known_facts(room_id)
+        if facts is None:
+            facts = await run_in_threadpool(self.services.facts, room_id)
+        if (
+            facts is not None
+            and facts.bots
+            and set(facts.bots) & get_engine(applied.game).to_act(applied.state)
+        ):
+            self.bots.kick(room_id)
 
     def wake_bots(self, room_id: str) -> None:
         self.bots.kick(room_id)
@@ -133,3 +161,4 @@ class Master:
 
     async def stop(self) -> None:
         await self.bots.stop()
+        await self.writer.stop()

@@ -24,6 +24,8 @@ RECONNECT_FIRST = 0.1
 RECONNECT_MAX = 5.0
 
 CHANNEL_PREFIX = "motable:room:"
+# Seconds a publish may take before Redis counts as away.
+PUBLISH_TIMEOUT = 1.0
 
 
 class Broker(Protocol):
@@ -57,10 +59,16 @@ class RedisBroker:
 
     def __init__(self, url: str) -> None:
         self._redis = aioredis.from_url(url)
+        # Publishing has a client of its own with timeouts: a Redis that hangs must not hold up a move.
+        self._publisher = aioredis.from_url(
+            url, socket_timeout=PUBLISH_TIMEOUT, socket_connect_timeout=PUBLISH_TIMEOUT
+        )
         self._pubsub = self._redis.pubsub()
         self._listener: asyncio.Task[None] | None = None
+        self._handler: Handler | None = None
 
     async def start(self, handler: Handler, resync: Resync) -> None:
+        self._handler = handler
         await self._pubsub.psubscribe(CHANNEL_PREFIX + "*")
         self._listener = asyncio.create_task(self._listen(handler, resync))
 
@@ -97,7 +105,14 @@ class RedisBroker:
                 log.exception("handling an event for room %s failed", room_id)
 
     async def publish(self, room_id: str, event: dict[str, Any]) -> None:
-        await self._redis.publish(CHANNEL_PREFIX + room_id, json.dumps(event))
+        try:
+            await self._publisher.publish(CHANNEL_PREFIX + room_id, json.dumps(event))
+        except aioredis.RedisError:
+            # Redis is away: this process's own sockets still hear of the change; the other processes
+            # bring their rooms up to date when their subscription comes back (resync).
+            log.warning("Redis is unreachable: room %s is told in this process only", room_id)
+            if self._handler is not None:
+                await self._handler(room_id, event)
 
     async def stop(self) -> None:
         if self._listener is not None:
@@ -106,3 +121,4 @@ class RedisBroker:
                 await self._listener
         await self._pubsub.aclose()
         await self._redis.aclose()
+        await self._publisher.aclose()

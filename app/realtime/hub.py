@@ -11,7 +11,9 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from app.realtime.patch import diff
+from app.services.matches import state_body
 from app.services.store import Services
+from engines.core import get_engine
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +99,7 @@ class Hub:
                 for conn in list(self._rooms.get(room_id, ())):
                     conn.send({"type": "room", "room": room})
         else:
-            await self._push_state(room_id)
+            await self._push_state(room_id, event)
 
     async def resync(self) -> None:
         """Bring every room's sockets up to date after events may have been missed."""
@@ -108,12 +110,28 @@ class Hub:
             except Exception:
                 log.exception("refreshing the sockets of room %s failed", room_id)
 
-    async def _push_state(self, room_id: str) -> None:
+    def _bodies_from_memory(
+        self, event: dict[str, Any], seats: set[int | None]
+    ) -> dict[int | None, Message] | None:
+        """Each viewer's body at the event's version, from the state held in memory (None: not held)."""
+        if "version" not in event:
+            return None
+        game, version = event["game"], event["version"]
+        state = self._services.state_at(event["match"], game, version, event["seat"], event["action"])
+        if state is None:
+            return None
+        status = "finished" if get_engine(game).result(state) is not None else "playing"
+        return {seat: state_body(game, state, version, status, seat) for seat in seats}
+
+    async def _push_state(self, room_id: str, event: dict[str, Any] | None = None) -> None:
         async with self._lock(room_id):
             conns = list(self._rooms.get(room_id, ()))
             if not conns:
                 return
-            bodies = await run_in_threadpool(self._services.state_bodies, room_id, {c.seat for c in conns})
+            seats = {c.seat for c in conns}
+            bodies = self._bodies_from_memory(event or {}, seats)
+            if bodies is None:
+                bodies = await run_in_threadpool(self._services.state_bodies, room_id, seats)
             # Sockets of one seat that were sent the same version get the same patch: diff it once.
             patches: dict[tuple[int | None, int], list[dict[str, Any]]] = {}
             for conn in conns:

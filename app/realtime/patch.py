@@ -59,7 +59,12 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
             ops.extend({"op": "add", "path": f"{path}/-", "value": item} for item in new[kept:])
             return
     if not old:
-        ops.extend({"op": "add", "path": f"{path}/-", "value": item} for item in new)
+        # One op for the whole list (a hand of legal actions appearing): cheaper to build and apply.
+        ops.append({"op": "replace", "path": path, "value": new})
+        return
+    if not new:
+        # One op rather than one remove per item (a seat's legal actions going away).
+        ops.append({"op": "replace", "path": path, "value": []})
         return
     if len(new) < len(old) and _same(old[: len(new)], new):
         # Remove from the end so the earlier indices stay valid while the patch applies.

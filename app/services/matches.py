@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
@@ -27,6 +27,8 @@ class Applied:
     state: Any
     # A round or the match ended, so the room body (scorepad, status) changed too.
     scored: bool
+    # The action applied (other processes replay it on the state they hold).
+    action: Any = None
 
     def body(self) -> dict[str, Any]:
         status = "finished" if get_engine(self.game).result(self.state) is not None else "playing"
@@ -87,15 +89,18 @@ def apply_action(
     action: Any,
     expected_version: int | None,
     cache: StateCache,
+    pending: dict[int, tuple[int, Any]] | None = None,
 ) -> Applied:
-    """Apply `action` by `seat` inside the caller's transaction; raises AppError having written nothing."""
+    """Apply `action` by `seat` inside the caller's transaction; raises AppError having written nothing.
+    `pending`: states this transaction has reached but not committed yet, by match id."""
     match = current_match(session, room_id, lock=True)
     if match is None:
         raise AppError("not_started", "the match has not started yet")
     if expected_version is not None and expected_version != match.version:
         raise AppError("stale_version", f"the match is at version {match.version}, not {expected_version}")
     engine = get_engine(match.game)
-    state = load_state(session, match, cache)
+    ahead = pending.get(match.id) if pending is not None else None
+    state = ahead[1] if ahead is not None and ahead[0] == match.version else load_state(session, match, cache)
     try:
         new_state = engine.apply(state, seat, action)
     except EngineError as error:
@@ -118,7 +123,58 @@ def apply_action(
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         raise AppError("stale_version", "another action was applied first; fetch the state and retry")
-    return Applied(match.id, match.game, seat, version, new_state, scored)
+    return Applied(match.id, match.game, seat, version, new_state, scored, action)
+
+
+# Built once: the per-move statements of the fast path below.
+_MATCHES = cast(Table, Match.__table__)
+_ADVANCE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_version"))
+    .values(version=bindparam("m_next"), round=bindparam("m_round"))
+)
+_INSERT_ACTION = insert(cast(Table, ActionRow.__table__))
+
+
+def apply_known(
+    session: Session,
+    match_id: int,
+    game: str,
+    known: tuple[int, Any],
+    seat: int,
+    action: Any,
+    expected: int | None,
+) -> tuple[Applied, dict[str, Any]] | None:
+    """Apply `action` to the state this process holds at version `known[0]`, with no read: the
+    UPDATE ... WHERE version = known checks the version. Returns the applied move and its action row
+    (for the caller to insert), or None when the database is ahead of what is known (nothing written:
+    take the reading path). Raises AppError, having written nothing, for a refused action."""
+    version, state = known
+    if expected is not None and expected != version:
+        return None
+    engine = get_engine(game)
+    try:
+        new_state = engine.apply(state, seat, action)
+    except EngineError:
+        # Refusals are worded by the reading path, which also knows the match is not over, etc.
+        return None
+    new_round = engine.round_number(new_state)
+    result = engine.result(new_state)
+    # A finished match or a new round writes a snapshot and scores: the reading path does that.
+    if result is not None or new_round != engine.round_number(state):
+        return None
+    advanced = session.connection().execute(
+        _ADVANCE, {"m_id": match_id, "m_version": version, "m_next": version + 1, "m_round": new_round}
+    )
+    if advanced.rowcount != 1:
+        return None
+    row = {"match_id": match_id, "seq": version, "seat": seat, "action": action, "created_at": utcnow()}
+    return Applied(match_id, game, seat, version + 1, new_state, False, action), row
+
+
+def insert_actions(session: Session, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        session.connection().execute(_INSERT_ACTION, rows)
 
 
 def state_body(game: str, state: Any, version: int, status: str, seat: int | None) -> dict[str, Any]:

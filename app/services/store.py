@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import copy
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -13,11 +15,14 @@ from app.db import Database
 from app.errors import AppError
 from app.models import Match, Room, Seat
 from app.services import matches, rooms
-from app.services.auth import player_seat, seat_of
+from app.services.auth import hash_token, player_seat, seat_of
 from app.services.cache import StateCache
 from engines.core import get_bots, get_engine
 
 _MASK = (1 << 63) - 1
+
+# Rooms whose facts and seat tokens each process keeps in memory (least recently used go first).
+FACTS_SIZE = 8192
 
 
 @dataclass(frozen=True)
@@ -28,10 +33,61 @@ class BotTurn:
     kind: str
 
 
+@dataclass(frozen=True)
+class Move:
+    """An action to apply: the seat is already authenticated."""
+
+    room_id: str
+    seat: int
+    action: Any
+    version: int | None
+
+
+@dataclass(frozen=True)
+class RoomFacts:
+    """What never changes about a room once its match started: its game, match and bot seats."""
+
+    game: str
+    match_id: int
+    bots: dict[int, str]
+
+
+class _Lru:
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def drop(self, matches: Any) -> None:
+        """Forget every key for which `matches(key)` is true."""
+        with self._lock:
+            for key in [k for k in self._items if matches(k)]:
+                del self._items[key]
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
 class Services:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.cache = StateCache()
+        # (room id, token hash) -> seat. A seat's token never changes once issued, so a hit is always
+        # right; a miss (or an unknown token) is looked up in the database and never remembered.
+        self._seats = _Lru(FACTS_SIZE * 4)
+        # room id -> RoomFacts, only for started rooms (whose seats are settled for good).
+        self._facts = _Lru(FACTS_SIZE)
 
     # -- rooms ------------------------------------------------------------
     def create_room(self, game: str, name: str, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -57,27 +113,73 @@ class Services:
 
     def room(self, room_id: str, connected: set[int]) -> dict[str, Any]:
         """The room body; `connected`: the seats with a live socket, as presence knows them."""
-        with self.db.transaction() as session:
+        with self.db.read() as session:
             room = rooms.find_room(session, room_id)
             match = matches.current_match(session, room_id)
             state = matches.load_state(session, match, self.cache) if match is not None else None
             return rooms.room_body(session, room, match, state, connected)
 
+    # -- seats --------------------------------------------------------------
+    def known_seat(self, room_id: str, token: str) -> int | None:
+        """The seat of `token` if this process has seen it before (no database read), else None."""
+        seat: int | None = self._seats.get((room_id, hash_token(token)))
+        return seat
+
     def seat_of(self, room_id: str, token: str | None) -> int | None:
-        with self.db.transaction() as session:
+        if token is not None and (known := self.known_seat(room_id, token)) is not None:
+            return known
+        with self.db.read() as session:
             rooms.find_room(session, room_id)
-            return seat_of(session, room_id, token)
+            seat = seat_of(session, room_id, token)
+        if token is not None and seat is not None:
+            self._seats.put((room_id, hash_token(token)), seat)
+        return seat
+
+    def player_seat(self, room_id: str, token: str | None) -> int:
+        """The seat of a player who must be seated to do this."""
+        if token is not None and (known := self.known_seat(room_id, token)) is not None:
+            return known
+        with self.db.read() as session:
+            rooms.find_room(session, room_id)
+            seat = player_seat(session, room_id, token)
+        assert token is not None
+        self._seats.put((room_id, hash_token(token)), seat)
+        return seat
+
+    def known_facts(self, room_id: str) -> RoomFacts | None:
+        """The room's facts if this process holds them (no database read)."""
+        known: RoomFacts | None = self._facts.get(room_id)
+        return known
+
+    def forget(self, room_id: str) -> None:
+        """Drop what this process remembers of a room (call it when a room is deleted)."""
+        self._facts.drop(lambda key: key == room_id)
+        self._seats.drop(lambda key: key[0] == room_id)
+
+    def facts(self, room_id: str) -> RoomFacts | None:
+        """The started room's settled facts (None: no such room, or not started yet)."""
+        known: RoomFacts | None = self._facts.get(room_id)
+        if known is not None:
+            return known
+        with self.db.read() as session:
+            match = matches.current_match(session, room_id)
+            if match is None:
+                return None
+            bots = session.execute(
+                select(Seat.seat, Seat.bot_kind).where(Seat.room_id == room_id, Seat.bot.is_(True))
+            ).all()
+            facts = RoomFacts(match.game, match.id, {seat: kind or "random" for seat, kind in bots})
+        self._facts.put(room_id, facts)
+        return facts
 
     # -- playing ----------------------------------------------------------
     def state(self, room_id: str, token: str | None) -> dict[str, Any]:
-        with self.db.transaction() as session:
-            rooms.find_room(session, room_id)
-            seat = seat_of(session, room_id, token)
+        seat = self.seat_of(room_id, token)
         return self.state_bodies(room_id, {seat})[seat]
 
     def state_bodies(self, room_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
         """The current state body of each seat, all at one version."""
-        with self.db.transaction() as session:
+        with self.db.read() as session:
             room = rooms.find_room(session, room_id)
             match = matches.current_match(session, room_id)
             if match is None:
@@ -88,30 +190,99 @@ class Services:
             version, status = match.version, match.status
         return {seat: matches.state_body(room.game, state, version, status, seat) for seat in seats}
 
+    def state_at(self, match_id: int, game: str, version: int, seat: int, action: Any) -> Any | None:
+        """The match's state at `version` from memory: cached, or the cached state one version before
+        with `action` by `seat` replayed (engines are deterministic). None: read the database."""
+        cached = self.cache.get(match_id)
+        if cached is None:
+            return None
+        if cached[0] == version:
+            return cached[1]
+        if cached[0] != version - 1:
+            return None
+        try:
+            state = get_engine(game).apply(cached[1], seat, action)
+        except Exception:
+            return None
+        self.cache.put(match_id, version, state)
+        return state
+
+    def apply_moves(self, moves: list[Move]) -> list[matches.Applied | Exception]:
+        """Apply every move in one transaction and one commit (group commit), in order; each move
+        succeeds or fails on its own (a refused one writes nothing). Returns once committed."""
+        results: list[matches.Applied | Exception] = []
+        # States reached in this transaction, so a room's second move builds on its first.
+        pending: dict[int, tuple[int, Any]] = {}
+        rows: list[dict[str, Any]] = []
+        with self.db.transaction() as session:
+            for move in moves:
+                try:
+                    applied = self._apply_known(session, move, pending, rows)
+                    if applied is None:
+                        # The reading path: a savepoint, so a refusal found late writes nothing.
+                        with session.begin_nested():
+                            applied = matches.apply_action(
+                                session,
+                                move.room_id,
+                                move.seat,
+                                move.action,
+                                move.version,
+                                self.cache,
+                                pending,
+                            )
+                except Exception as error:
+                    results.append(error)
+                    continue
+                pending[applied.match_id] = (applied.version, applied.state)
+                results.append(applied)
+            matches.insert_actions(session, rows)
+        for result in results:
+            if isinstance(result, matches.Applied):
+                self.cache.put(result.match_id, result.version, result.state)
+        return results
+
+    def _apply_known(
+        self, session: Any, move: Move, pending: dict[int, tuple[int, Any]], rows: list[dict[str, Any]]
+    ) -> matches.Applied | None:
+        """The fast path: a plain move on a state this process holds (None: take the reading path)."""
+        facts = self.known_facts(move.room_id)
+        if facts is None:
+            return None
+        known = pending.get(facts.match_id) or self.cache.get(facts.match_id)
+        if known is None:
+            return None
+        done = matches.apply_known(
+            session, facts.match_id, facts.game, known, move.seat, move.action, move.version
+        )
+        if done is None:
+            return None
+        applied, row = done
+        rows.append(row)
+        return applied
+
     def act(
         self, room_id: str, token: str | None, action: Any, version: int | None = None
     ) -> matches.Applied:
-        """Apply a player's action; returns once it is committed."""
-        with self.db.transaction() as session:
-            rooms.find_room(session, room_id)
-            seat = player_seat(session, room_id, token)
-            applied = matches.apply_action(session, room_id, seat, action, version, self.cache)
-        self.cache.put(applied.match_id, applied.version, applied.state)
-        return applied
+        """Apply one player's action in a transaction of its own; returns once it is committed."""
+        seat = self.player_seat(room_id, token)
+        result = self.apply_moves([Move(room_id, seat, action, version)])[0]
+        if isinstance(result, Exception):
+            raise result
+        return result
 
     def log(self, room_id: str, token: str | None) -> dict[str, Any]:
-        with self.db.transaction() as session:
-            rooms.find_room(session, room_id)
-            return matches.log_body(session, room_id, seat_of(session, room_id, token))
+        seat = self.seat_of(room_id, token)
+        with self.db.read() as session:
+            return matches.log_body(session, room_id, seat)
 
     def verify(self, room_id: str) -> list[str]:
-        with self.db.transaction() as session:
+        with self.db.read() as session:
             return matches.verify_match(session, room_id)
 
     # -- bots -------------------------------------------------------------
     def rooms_with_bots(self) -> list[str]:
         """Rooms in play with a bot seated: after a restart their bots must pick up where they were."""
-        with self.db.transaction() as session:
+        with self.db.read() as session:
             query = (
                 select(Room.id)
                 .join(Seat, Seat.room_id == Room.id)
@@ -123,25 +294,25 @@ class Services:
 
     def bot_turn(self, room_id: str) -> BotTurn | None:
         """The bot due to act now, if any."""
-        with self.db.transaction() as session:
+        facts = self.facts(room_id)
+        if facts is None or not facts.bots:
+            return None
+        with self.db.read() as session:
             match = matches.current_match(session, room_id)
             if match is None or match.status != "playing":
                 return None
             state = matches.load_state(session, match, self.cache)
-            acting = get_engine(match.game).to_act(state)
-            bots = session.execute(
-                select(Seat.seat, Seat.bot_kind)
-                .where(Seat.room_id == room_id, Seat.bot.is_(True))
-                .order_by(Seat.seat)
-            ).all()
-            for seat, kind in bots:
-                if seat in acting:
-                    return BotTurn(room_id, match.version, seat, kind or "random")
+            version = match.version
+        acting = get_engine(facts.game).to_act(state)
+        for seat in sorted(facts.bots):
+            if seat in acting:
+                return BotTurn(room_id, version, seat, facts.bots[seat])
         return None
 
-    def play_bot(self, turn: BotTurn) -> matches.Applied:
-        """Choose outside any transaction (a strong bot may think a while), then apply at that version."""
-        with self.db.transaction() as session:
+    def choose_bot(self, turn: BotTurn) -> Move:
+        """The bot's action at the turn's version, chosen outside any transaction (a strong bot may think
+        a while). Applying it at that version (stale_version if the match moved on) is the caller's."""
+        with self.db.read() as session:
             match = matches.current_match(session, turn.room_id)
             if match is None or match.version != turn.version:
                 raise AppError("stale_version", "the match moved on before the bot played")
@@ -151,7 +322,4 @@ class Services:
         bot = get_bots(game)[turn.kind](engine, (seed * 1_000_003 + turn.version * 31 + turn.seat) & _MASK)
         # The bot gets its own copy: cached states are shared by every thread of this process.
         action = bot.choose(copy.deepcopy(state), turn.seat)
-        with self.db.transaction() as session:
-            applied = matches.apply_action(session, turn.room_id, turn.seat, action, turn.version, self.cache)
-        self.cache.put(applied.match_id, applied.version, applied.state)
-        return applied
+        return Move(turn.room_id, turn.seat, action, turn.version)

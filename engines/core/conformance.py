@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -10,7 +11,7 @@ from itertools import pairwise
 from typing import Any
 
 from .errors import EngineError, InvalidOptions
-from .protocol import Action, Engine, Options
+from .protocol import Action, Engine, Options, is_listed
 from .replay import replay as replay_match
 
 
@@ -215,3 +216,95 @@ def random_playout(
 
 def replay(engine: Engine[Any], playout: Playout) -> Any:
     return replay_match(engine, playout.players, playout.seed, playout.options, playout.actions)
+
+
+# -- bots -------------------------------------------------------------------------------
+
+
+def option_grid(engine: Engine[Any]) -> list[dict[str, Any]]:
+    """A small grid of option combinations: both values of every switch, every listed choice,
+    and each seat option both at its default and null (chosen from the seed)."""
+    properties = engine.spec.options_schema().get("properties", {})
+    seats = set(seat_options(engine))
+    axes: list[list[tuple[str, Any]]] = []
+    for name, prop in properties.items():
+        if prop.get("type") == "boolean":
+            axes.append([(name, False), (name, True)])
+        elif "enum" in prop:
+            axes.append([(name, value) for value in prop["enum"]])
+        elif name in seats:
+            axes.append([(name, prop.get("default", 0)), (name, None)])
+    return [dict(combo) for combo in itertools.product(*axes)]
+
+
+def action_kinds(engine: Engine[Any], state: Any) -> frozenset[str]:
+    """What can be done now (the types of the legal actions of every seat that may act): the
+    engine-independent stand-in for a game's phase."""
+    return frozenset(a["type"] for seat in engine.to_act(state) for a in engine.legal_actions(state, seat))
+
+
+def sample_positions(
+    engine: Engine[Any],
+    players: int,
+    seed: int,
+    options: Options,
+    *,
+    per_kind: int = 2,
+    rate: float = 0.02,
+    max_actions: int = 20_000,
+) -> list[Any]:
+    """Positions of one random match played to its end: the first `per_kind` positions of each
+    kind of decision (so every phase is met), plus each other position with probability `rate`."""
+    rng = random.Random(seed)
+    state = engine.setup(players, seed, options)
+    seen: dict[frozenset[str], int] = {}
+    positions: list[Any] = []
+    for _ in range(max_actions):
+        acting = engine.to_act(state)
+        if not acting:
+            return positions
+        kinds = action_kinds(engine, state)
+        if seen.get(kinds, 0) < per_kind or rng.random() < rate:
+            seen[kinds] = seen.get(kinds, 0) + 1
+            positions.append(state)
+        seat = rng.choice(sorted(acting))
+        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+    raise AssertionError(f"no end after {max_actions} actions (seed {seed})")
+
+
+def check_bots_at(engine: Engine[Any], bots: dict[str, Any], state: Any, seed: int) -> int:
+    """Every bot decides for every seat that may act: no exception, a legal action, the state
+    left as it was. Returns the number of decisions checked."""
+    decisions = 0
+    before = engine.dump(state)
+    for seat in sorted(engine.to_act(state)):
+        legal = engine.legal_actions(state, seat)
+        for name, bot_class in bots.items():
+            where = f"{engine.spec.id} bot {name!r}, seat {seat}, seed {seed}"
+            try:
+                action = bot_class(engine, seed).choose(state, seat)
+            except Exception as error:
+                raise AssertionError(f"{where} raised {error!r}") from error
+            assert is_listed(action, legal), f"{where} chose {action!r}"
+            assert engine.dump(state) == before, f"{where} changed the state it was shown"
+            decisions += 1
+    return decisions
+
+
+def bot_runs(engine: Engine[Any]) -> list[tuple[int, dict[str, Any]]]:
+    """(players, options) pairs that meet every player count and every combination of the grid."""
+    counts = list(range(engine.spec.min_players, engine.spec.max_players + 1))
+    grid = option_grid(engine)
+    return [(counts[i % len(counts)], grid[i % len(grid)]) for i in range(max(len(counts), len(grid)))]
+
+
+def check_every_bot(engine: Engine[Any], bots: dict[str, Any], seed: int = 0) -> tuple[int, int]:
+    """Every bot at positions sampled across whole random matches of `bot_runs`; returns
+    (positions, decisions) checked."""
+    positions = decisions = 0
+    for run, (players, raw) in enumerate(bot_runs(engine)):
+        match_seed = seed * 1000 + run
+        for state in sample_positions(engine, players, match_seed, engine.spec.parse_options(raw)):
+            positions += 1
+            decisions += check_bots_at(engine, bots, state, match_seed)
+    return positions, decisions

@@ -175,14 +175,13 @@ def _same_json(sent: Any, listed: Any) -> bool:
     return bool(sent == listed)
 
 
-def _is_listed(action: Action, legal: list[Action]) -> bool:
-    """`action` is one of `legal`, equal as JSON.
+def is_listed(action: Any, legal: list[Action]) -> bool:
+    """`action` is one of `legal`, equal as JSON: what apply accepts and what a bot must choose.
 
-    A seat outside to_act may still have legal actions: optional ones the game
-    does not wait for (Mokuru's Immunity "at any time"). They are accepted like
-    any other; a seat with nothing listed is refused with not_your_turn.
+    A seat outside to_act may still have legal actions: optional ones the game does not
+    wait for (Mokuru's Immunity "at any time"); apply accepts them like any other.
     """
-    return any(listed == action and _same_json(action, listed) for listed in legal)
+    return any(action == ok and _same_json(action, ok) for ok in legal)
 
 
 class Engine(ABC, Generic[S]):
@@ -221,9 +220,9 @@ class Engine(ABC, Generic[S]):
         if not acting:
             raise GameOver("the game is over")
         legal = self.legal_actions(state, seat)
-        if seat not in acting and not _is_listed(action, legal):
+        if seat not in acting and not is_listed(action, legal):
             raise NotYourTurn(f"seat {seat} may not act now")
-        if not _is_listed(action, legal):
+        if not is_listed(action, legal):
             raise IllegalAction(f"{action!r} is not a legal action now")
         return self._apply(state, seat, action)
 

@@ -35,11 +35,10 @@ function renderStars(container, room, state, seatName, { winner }) {
   );
 }
 
-/** Progress: how far each seat has come, as a bar towards the goal when the score pad names one. */
-function renderProgress(container, room, state, seatName) {
+/** Progress: how far each seat has come, as a bar towards the goal when the table names one. */
+function renderProgress(container, room, state, seatName, { goal }) {
   const totals = totalsOf(room);
   const winners = new Set(state?.result?.winners || []);
-  const goal = room.scorepad?.goal ?? null;
   const top = Math.max(goal ?? 0, ...totals, 1);
   fill(
     container,
@@ -62,11 +61,13 @@ function renderProgress(container, room, state, seatName) {
 
 const PANELS = { points: renderScorepad, stars: renderStars, progress: renderProgress };
 
-/** Draw the `kind` of panel into `container`; an unknown kind falls back to the score pad. */
-export function renderPanel(kind, container, room, state, seatName, { winner = "lowest_total" } = {}) {
+/** Draw the `kind` of panel into `container`; an unknown kind falls back to the score pad.
+ * `winner` is the descriptor's rule (it marks the leader); `goal` the total that ends the game,
+ * when the game's table names one. */
+export function renderPanel(kind, container, room, state, seatName, { winner = "lowest_total", goal = null } = {}) {
   if (container.dataset.panel !== kind) {
     container.dataset.panel = kind;
     delete container.dataset.key;
   }
-  (PANELS[kind] || renderScorepad)(container, room, state, seatName, { winner });
+  (PANELS[kind] || renderScorepad)(container, room, state, seatName, { winner, goal });
 }

@@ -478,11 +478,13 @@ const PANEL_TITLES = { points: "Score pad", stars: "Stars", progress: "Progress"
 
 function renderSide() {
   const game = descriptor();
-  // The score pad's "leading" mark follows the descriptor's winner rule.
+  // The score pad's "leading" mark follows the descriptor's winner rule; the goal line, when
+  // there is one, comes from the game's own table (its view is the game's business).
   const winner = game?.winner || "lowest_total";
+  const goal = (page.state && page.table?.renderer.goal?.(page.state)) ?? null;
   const panel = game?.panel || "points";
   $("scorepad-title").textContent = PANEL_TITLES[panel] || PANEL_TITLES.points;
-  renderPanel(panel, $("scorepad"), page.room, page.state, seatName, { winner });
+  renderPanel(panel, $("scorepad"), page.room, page.state, seatName, { winner, goal });
 }
 
 function renderGameOver() {

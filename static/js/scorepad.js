@@ -123,17 +123,17 @@ export function bestTotal(totals, winner) {
 
 /** Render `room.scorepad` into `container`: a table and a line chart, the best total
  * by the game's `winner` marked as leading. */
-export function renderScorepad(container, room, state, seatName, { winner = "lowest_total" } = {}) {
+export function renderScorepad(container, room, state, seatName, { winner = "lowest_total", goal = null } = {}) {
   const pad = room.scorepad || { rounds: [], totals: [] };
   const seatCount = room.seats.length;
-  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners, winner]);
+  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners, winner, goal]);
   if (container.dataset.key === key) return;
   container.dataset.key = key;
   const names = room.seats.map((s) => seatName(s.seat));
   const winners = new Set(state?.result?.winners || []);
   const totals = pad.totals.length ? pad.totals : new Array(seatCount).fill(0);
   const best = bestTotal(totals, winner);
-  const target = room.options?.target ?? state?.view?.target ?? null;
+  const target = goal;
 
   const head = h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((name, seat) => h("th", { scope: "col" }, legendSwatch(seat), " ", name)));
   const body = pad.rounds.map((round, i) =>

@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from app.services.matches import Applied
-from app.services.store import BotTurn
+from app.services.store import BotTurn, Move
 from engines.core import RandomBot
 
 from . import tiny_game
@@ -46,17 +45,17 @@ def first_move_then_wait_for_the_bot(
 
 def test_a_bot_plays_on_after_a_failed_turn(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     room_id, host, runtime = room_with_a_bot(client, monkeypatch)
-    play_bot = runtime.services.play_bot
+    choose_bot = runtime.services.choose_bot
     calls: list[int] = []
 
-    def flaky(turn: BotTurn) -> Applied:
+    def flaky(turn: BotTurn) -> Move:
         calls.append(turn.version)
         if len(calls) == 1:
             raise RuntimeError("the database dropped the connection")
-        applied: Applied = play_bot(turn)
-        return applied
+        move: Move = choose_bot(turn)
+        return move
 
-    monkeypatch.setattr(runtime.services, "play_bot", flaky)
+    monkeypatch.setattr(runtime.services, "choose_bot", flaky)
     state = first_move_then_wait_for_the_bot(client, room_id, host)
     assert calls[:2] == [2, 2] and state["version"] == 3 and state["to_act"] == [0]
 
@@ -67,17 +66,17 @@ def test_a_bot_that_keeps_failing_hands_its_turn_to_the_random_bot(
     # The tiny game gets a "strong" bot, which the server seats in preference to the random one.
     monkeypatch.setitem(tiny_game.BOTS, "strong", RandomBot)
     room_id, host, runtime = room_with_a_bot(client, monkeypatch)
-    play_bot = runtime.services.play_bot
+    choose_bot = runtime.services.choose_bot
     kinds: list[str] = []
 
-    def broken_strong_bot(turn: BotTurn) -> Applied:
+    def broken_strong_bot(turn: BotTurn) -> Move:
         kinds.append(turn.kind)
         if turn.kind != "random":
             raise RuntimeError("the strong bot has a bug")
-        applied: Applied = play_bot(turn)
-        return applied
+        move: Move = choose_bot(turn)
+        return move
 
-    monkeypatch.setattr(runtime.services, "play_bot", broken_strong_bot)
+    monkeypatch.setattr(runtime.services, "choose_bot", broken_strong_bot)
     state = first_move_then_wait_for_the_bot(client, room_id, host)
     assert state["version"] == 3 and state["to_act"] == [0], "the match went on"
     assert kinds[-1] == "random" and kinds.count("random") == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import threading
 from typing import Any, cast
 
@@ -79,3 +80,8 @@ async def test_the_sender_closes_a_socket_that_fell_too_far_behind() -> None:
     websocket = RecordingSocket()
     await asyncio.wait_for(ws._send(cast(WebSocket, websocket), conn), timeout=5)
     assert websocket.sent == [] and websocket.closed == 1013
+
+
+def test_frames_encode_what_the_json_module_would() -> None:
+    message = {"type": "patch", "ops": [{"value": {1: "a", "b": (1, 2)}}], "big": 2**70, "text": "é\u2028"}
+    assert json.loads(ws.encode(message)) == json.loads(json.dumps(message))

@@ -77,7 +77,14 @@ def test_a_registered_game_plays_to_the_end_in_the_generic_table(
     shoot(ann, "generic-table")
     shoot(bo, "generic-table")
 
-    moves = 0
+    # A move shows up for the others in the log, and is said to screen readers, in words.
+    before = version(ann)
+    ann.locator(MOVE).first.click()
+    ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    expect(bo.locator("#game-log li").first).to_have_text(re.compile(r"^Ann: play \(value \d\)\.$"))
+    expect(bo.locator("#announcer")).to_contain_text("Ann: play (value")
+
+    moves = 1
     deadline = time.monotonic() + 60
     while not (game_over(ann) and game_over(bo)):
         assert time.monotonic() < deadline, "the match did not finish in time"

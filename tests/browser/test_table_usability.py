@@ -169,15 +169,17 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
             const { renderPanel } = await import('/static/js/panels.js');
             const room = {
                 seats: [{ seat: 0, name: 'Ann' }, { seat: 1, name: 'Bo' }],
-                scorepad: { rounds: [[6, 4]], totals: [6, 4], goal: 9 },
+                scorepad: { rounds: [[6, 4]], totals: [6, 4] },
             };
             const name = (s) => room.seats[s].name;
             const box = document.createElement('div');
             document.body.append(box);
             renderPanel('stars', box, room, null, name, { winner: 'highest_total' });
             const stars = [...box.querySelectorAll('li')].map((li) => [li.className, li.textContent]);
-            renderPanel('progress', box, room, null, name, { winner: 'first_to_goal' });
-            const tracks = [...box.querySelectorAll('progress')].map((p) => [p.value, p.max, p.getAttribute('aria-label')]);
+            renderPanel('progress', box, room, null, name, { winner: 'first_to_goal', goal: 9 });
+            const tracks = [...box.querySelectorAll('progress')].map(
+                (p) => [p.value, p.max, p.getAttribute('aria-label')],
+            );
             return { stars, tracks };
         }"""
     )

@@ -51,3 +51,11 @@ describe("generic table words", () => {
     assert.equal(eventWords({ seq: 5, type: "round_end", scores: [3, 9, 1] }, { name, cards }), "round end (scores Ann 3, Bo 9, Cy 1).");
   });
 });
+
+describe("generic table numbers that are not cards", () => {
+  it("does not read a value that happens to equal a card id as that card", () => {
+    // Card 3 is in the view, but "value 3" is a number, not card 3.
+    assert.equal(eventWords({ seq: 1, type: "play", seat: 0, value: 3 }, { name, cards }), "Ann: play (value 3).");
+    assert.equal(actionWords({ type: "bid", amount: 7 }, { name, cards }), "Bid: amount 7");
+  });
+});

@@ -36,6 +36,11 @@ export function cardsById(value, found = new Map()) {
   return found;
 }
 
+/** Is `value`, under `key`, the id of a card in the view ({"card": 7})? */
+function cardRef(key, value, cards) {
+  return Number.isInteger(value) && /(^|_)(card|id)s?$/.test(key) && cards.has(value);
+}
+
 /** A card object in words: its fields other than the id ("value 3, colour red"). */
 export function cardWords(card) {
   const parts = Object.entries(card)
@@ -49,7 +54,7 @@ export function valueWords(value, { key = "", name = (seat) => `seat ${seat + 1}
   if (value === null || value === undefined) return "none";
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Number.isInteger(value) && SEAT_KEY.test(key)) return name(value);
-  if (Number.isInteger(value) && /(^|_)(card|id)s?$/.test(key) && cards.has(value)) return cardWords(cards.get(value));
+  if (cardRef(key, value, cards)) return cardWords(cards.get(value));
   if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) {
     if (!value.length) return "none";
@@ -68,7 +73,7 @@ export function valueWords(value, { key = "", name = (seat) => `seat ${seat + 1}
 function fieldWords(key, value, { name, cards }) {
   if (Number.isInteger(value) && SEAT_KEY.test(key)) return name(value);
   const said = valueWords(value, { key, name, cards });
-  return Number.isInteger(value) && cards.has(value) ? `${words(key)} (${said})` : `${words(key)} ${said}`;
+  return cardRef(key, value, cards) ? `${words(key)} (${said})` : `${words(key)} ${said}`;
 }
 
 /** A legal action as a button label: its type as a verb, then its fields in words,
@@ -97,13 +102,15 @@ export function mount(root, ctx) {
     moves: h("div", { class: "generic-moves button-row", role: "group", "aria-label": "Your moves" }),
     log: h("ol", { class: "log-list", id: "game-log" }),
   };
+  // A game that logs no events gets no empty "What happened" box.
+  const logPanel = h("section", { class: "panel log-panel", hidden: true }, h("h2", {}, "What happened"), els.log);
   fill(
     root,
     h(
       "div",
       { class: "generic" },
       h("div", { class: "felt generic-table" }, els.status, els.view, els.moves),
-      h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log),
+      logPanel,
     ),
   );
   let lastState = null;
@@ -156,6 +163,7 @@ export function mount(root, ctx) {
         ),
       );
       els.moves.hidden = !actions.length;
+      logPanel.hidden = !news.events.length;
       kit.renderLog(
         els.log,
         news.events.map((event) => ({ text: eventWords(event, { name, cards }), seq: event.seq })),
