@@ -64,7 +64,12 @@ def test_two_people_and_a_rival_bot_play_mokuru_to_a_grandmaster(
     expect(bo.locator("#table .mk-moves")).to_contain_text("Extreme: one finger, 1 try")
     shoot(bo, "mokuru-difficulty")
     ann.click("text=Normal: two fingers, 3 tries")
-    bo.click("text=Easy: one hand, 3 tries")
+    # Bo uses the keyboard: Tab reaches the moves, Enter makes one.
+    easy = bo.locator("#table .mk-moves button", has_text="Easy: one hand, 3 tries")
+    easy.focus()
+    expect(easy).to_be_focused()
+    bo.keyboard.press("Enter")
+    expect(bo.locator("#table .mk-seat[data-seat='1']")).to_contain_text("Easy · one hand · 3 tries")
 
     rng = random.Random(3)
     seen_trick = False

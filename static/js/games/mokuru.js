@@ -229,7 +229,7 @@ export function mount(root, ctx) {
             h(
               "span",
               { class: "mk-pawns" },
-              view.seats.filter((seat) => seat.belt === column.index).map((seat) => h("span", { class: `mk-pawn${seat.seat === view.turn ? " is-turn" : ""}`, title: name(seat.seat) }, kit.avatar(seat.seat), h("span", { class: "sr-only" }, name(seat.seat)))),
+              view.seats.filter((seat) => seat.belt === column.index).map((seat) => h("span", { class: `mk-pawn${seat.seat === view.turn && view.phase !== "difficulty" ? " is-turn" : ""}`, title: name(seat.seat) }, kit.avatar(seat.seat), h("span", { class: "sr-only" }, name(seat.seat)))),
             ),
           ),
         ),
@@ -242,7 +242,7 @@ export function mount(root, ctx) {
       view.seats.map((seat) =>
         h(
           "li",
-          { class: `seat-panel mk-seat${seat.seat === view.turn ? " is-current" : ""}`, "data-seat": seat.seat },
+          { class: `seat-panel mk-seat${seat.seat === view.turn && view.phase !== "difficulty" ? " is-current" : ""}`, "data-seat": seat.seat },
           h("strong", {}, name(seat.seat)),
           h("span", { class: `belt-chip belt-${seat.belt >= view.grandmaster ? "grandmaster" : view.belts[seat.belt]}` }),
           h("span", { class: "mk-belt-label" }, seat.belt_name === "grandmaster" ? "Grandmaster" : `${capital(seat.belt_name)} belt`),
