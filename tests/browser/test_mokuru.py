@@ -93,5 +93,7 @@ def test_two_people_and_a_rival_bot_play_mokuru_to_a_grandmaster(
         # Witnessed: the winning success was confirmed by another player, as the log says.
         expect(page.locator("#game-log")).to_contain_text("confirmed")
         expect(page.locator("#game-log")).to_contain_text("Grandmaster!")
+        # The progress panel counts belts up to the Grandmaster (5 steps in the short game).
+        expect(page.locator("#scorepad")).to_contain_text("5/5")
     shoot(ann, "mokuru-grandmaster")
     shoot(bo, "mokuru-grandmaster")

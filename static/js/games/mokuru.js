@@ -337,6 +337,8 @@ export function mount(root, ctx) {
 
   return {
     update,
+    // The side panel's progress bars run up to the Grandmaster belt.
+    goal: (state) => state.view?.grandmaster ?? null,
     destroy() {
       root.replaceChildren();
     },
