@@ -112,3 +112,4 @@ def all_engines() -> list[Engine[Any]]:
 register("mojo", "engines.mojo")
 register("moby-trick", "engines.moby_trick")
 register("mooki-island", "engines.mooki_island")
+register("mokuru", "engines.mokuru")
