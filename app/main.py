@@ -15,11 +15,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import delivery
 from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
 from app.logs import redact_tokens
 from app.ratelimit import Buckets, RateLimit
-from app.routes import api, pages, ws
+from app.routes import api, pages, replay, ws
 from app.runtime import Runtime
 from engines.core import registry
 
@@ -111,9 +112,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     }
     for exc_type, handler in handlers.items():
         app.add_exception_handler(exc_type, handler)
+    delivery.install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RateLimit, buckets=Buckets(settings.rate_per_second, settings.rate_burst))
     app.include_router(pages.router)
+    app.include_router(replay.router)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -11,12 +11,14 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import TemplateNotFound
 
+from app.delivery import static_url
 from app.deps import MasterDep
 from app.errors import AppError
 from engines.core import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
+templates.env.globals["static"] = static_url
 
 router = APIRouter()
 

@@ -110,7 +110,9 @@ def best_cards(cards: list[int]) -> list[dict[str, Any]]:
     for c in cards:
         if VALUE[c] > best.get(COLOUR[c], -1):
             best[COLOUR[c]] = VALUE[c]
-    return [{"colour": colour, "value": value} for colour, value in sorted(best.items(), key=lambda kv: -kv[1])]
+    return [
+        {"colour": colour, "value": value} for colour, value in sorted(best.items(), key=lambda kv: -kv[1])
+    ]
 
 
 def apply_mojo_card(raw: list[int], holder: int, bonus: int = DECK.mojo_bonus) -> tuple[list[int], str]:

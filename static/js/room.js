@@ -6,6 +6,7 @@ import { fill, h } from "./dom.js";
 import { moveProblem } from "./errors.js";
 import { renderPanel } from "./panels.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
+import { loadTable } from "./table-loader.js";
 import { playerName, seats } from "./storage.js";
 import { listWords } from "./words.js";
 
@@ -408,33 +409,6 @@ async function hostAction(path, button, body = {}) {
   }
 }
 
-/** Load a game's renderer by convention: `games/<id>.js` (or the generic table) and its
- * stylesheet `css/games/<id>.css` when it has one, linked before the table is drawn. */
-async function loadTable(gameId) {
-  if (!/^[a-z][a-z0-9-]*$/.test(gameId)) throw new Error(`bad game id ${gameId}`);
-  const href = `/static/css/games/${gameId}.css`;
-  const styled = new Promise((resolve) => {
-    if (document.querySelector(`link[href="${href}"]`)) return resolve();
-    const link = h("link", { rel: "stylesheet", href });
-    link.addEventListener("load", resolve);
-    // A game without a stylesheet of its own is drawn with the table kit's styles alone.
-    link.addEventListener("error", () => {
-      link.remove();
-      resolve();
-    });
-    document.head.append(link);
-  });
-  let module;
-  try {
-    module = await import(`/static/js/games/${gameId}.js`);
-  } catch (error) {
-    console.warn(`no renderer for ${gameId}, using the generic one`, error);
-    module = await import("/static/js/games/generic.js");
-  }
-  await styled;
-  return module;
-}
-
 function unmountTable() {
   page.table?.renderer.destroy?.();
   page.table = null;
@@ -545,6 +519,7 @@ function renderGameOver() {
         .map(({ seat, total, rank }) => `${ordinal(rank)} ${seat === page.seat?.seat ? "You" : seatName(seat)} ${total}`)
         .join(" · "),
     ),
+    h("p", { class: "replay-link" }, h("a", { class: "button", href: `/r/${roomId}/replay` }, "Watch the replay")),
     rematchPanel(rematch),
   );
   // The last move took the focused card away: land on the result (and scroll to it on a

@@ -87,6 +87,8 @@ export class SummaryPanel {
     this.shown = null; // { event, final }
     this.timer = null;
     this.left = 0;
+    this.finalShown = false;
+    this.watchedPlay = false;
   }
 
   name(seat) {
@@ -97,6 +99,7 @@ export class SummaryPanel {
   update(state, room, { sawStart = false } = {}) {
     const view = state?.view || {};
     const events = view.events || [];
+    if (!state.result) this.watchedPlay = true;
     if (this.seenSeq === null) {
       // A page opened mid-match does not replay old round ends; one opened before the deal does.
       const newest = newRoundEnd(events, 0);
@@ -105,7 +108,12 @@ export class SummaryPanel {
     const fresh = newRoundEnd(events, this.seenSeq);
     if (fresh) {
       this.seenSeq = fresh.seq;
+      this.finalShown = Boolean(state.result);
       this.open(fresh, Boolean(state.result), state, room);
+    } else if (state.result && !this.finalShown && (sawStart || this.watchedPlay)) {
+      // A game without rounds still gets its final list when it ends under this page's eyes.
+      this.finalShown = true;
+      this.open({ type: "game_end", seq: 0, round: view.round || 1 }, true, state, room);
     } else if (this.shown) {
       this.draw(state, room); // the room body (totals) may have come in since
     }
@@ -148,6 +156,7 @@ export class SummaryPanel {
     const { event, final } = this.shown;
     const view = state?.view || {};
     const points = roundPoints(event);
+    const hasPoints = points.length > 0;
     const totals = final && state.result ? state.result.scores : totalsAfter(room?.scorepad, event.round, points);
     const said = this.host.describe?.(event, view, (seat) => this.name(seat)) || { rows: [] };
     const why = new Map((said.rows || []).map((row) => [row.seat, row]));
@@ -167,7 +176,9 @@ export class SummaryPanel {
         { class: "summary-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-title" },
         h("h2", { id: "summary-title" }, title),
         said.intro ? h("p", { class: "summary-intro" }, said.intro) : null,
-        final ? h("p", { class: "summary-intro" }, `Final scores after ${counted(event.round, "round")}. ${winnerRule(this.host.winner)}`) : null,
+        final
+          ? h("p", { class: "summary-intro" }, `${hasPoints ? `Final scores after ${counted(event.round, "round")}. ` : "Final scores. "}${winnerRule(this.host.winner)}`)
+          : null,
         h(
           "table",
           { class: "summary-table" },
@@ -179,7 +190,7 @@ export class SummaryPanel {
               {},
               final ? h("th", { scope: "col", class: "summary-rank" }, "Rank") : null,
               h("th", { scope: "col" }, "Player"),
-              h("th", { scope: "col", class: "summary-points" }, `Round ${event.round}`),
+              hasPoints ? h("th", { scope: "col", class: "summary-points" }, `Round ${event.round}`) : null,
               h("th", { scope: "col", class: "summary-total" }, "Total"),
             ),
           ),
@@ -199,7 +210,7 @@ export class SummaryPanel {
                   row?.cards?.length ? h("span", { class: "summary-cards" }, row.cards) : null,
                   (row?.why || []).map((line) => h("span", { class: "summary-why" }, line)),
                 ),
-                h("td", { class: "summary-points" }, signed(points[seat] ?? 0)),
+                hasPoints ? h("td", { class: "summary-points" }, signed(points[seat] ?? 0)) : null,
                 h("td", { class: "summary-total" }, String(totals[seat] ?? 0)),
               );
             }),

@@ -12,12 +12,12 @@ from playwright.sync_api import Page, expect
 from tests.servers import ServeProcess
 
 from .support import (
-    SUMMARY,
-    close_summary,
     MOVE,
+    SUMMARY,
     FrameLog,
     add_bot_and_start,
     card_ids,
+    close_summary,
     create_room,
     game_over,
     hand_ids,
