@@ -34,9 +34,8 @@ def _finished_match(base: str, game: str, options: dict[str, int]) -> tuple[str,
             auth = {"Authorization": f"Bearer {tokens[seat]}"}
             mine = api.get(f"/api/rooms/{room}/state", headers=auth).json()
             action = pick.choice(mine["legal_actions"])
-            answer = api.post(
-                f"/api/rooms/{room}/actions", json={"action": action, "version": mine["version"]}, headers=auth
-            )
+            body = {"action": action, "version": mine["version"]}
+            answer = api.post(f"/api/rooms/{room}/actions", json=body, headers=auth)
             assert answer.status_code == 200, answer.text
             moves += 1
 
