@@ -43,7 +43,7 @@ def _files(client: TestClient, page: str) -> list[str]:
     seen: list[str] = []
     while todo:
         address = todo.pop()
-        if address in seen or "games/" in address and address.endswith(".css"):
+        if address in seen or ("games/" in address and address.endswith(".css")):
             continue
         seen.append(address)
         if address.split("?")[0].endswith(".js"):
@@ -79,7 +79,9 @@ def main() -> None:
         with TestClient(create_app(Settings(database_url=url, bot_delay=0))) as client:
             room = client.post("/api/rooms", json={"game": "mojo", "name": "Ann"}).json()["room_id"]
             pages = {"lobby": "/", "room": f"/r/{room}", "rules": "/rules/mojo"}
-            print(f"{'page':8} {'files':>5} {'plain KiB':>10} {'gzip KiB':>9} {'saved':>6} {'repeat KiB':>11}")
+            print(
+                f"{'page':8} {'files':>5} {'plain KiB':>10} {'gzip KiB':>9} {'saved':>6} {'repeat KiB':>11}"
+            )
             for name, page in pages.items():
                 addresses = [page, *_files(client, page)]
                 plain = sum(_wire(client, a, "identity")[0] for a in addresses)
