@@ -11,20 +11,23 @@ from app.config import Settings
 
 
 def serve(args: argparse.Namespace) -> int:
+    import os
+
     import uvicorn
 
     from app.db import upgrade
+    from app.serving import uvicorn_options
 
+    # The app is built by uvicorn's factory from the environment: what the command line says goes there.
+    os.environ["MOTABLE_BIND_HOST"] = args.host
+    if args.public_url:
+        os.environ["MOTABLE_PUBLIC_URL"] = args.public_url
     settings = Settings.from_env()
     upgrade(settings.database_url)
     uvicorn.run(
         "app.main:create_app",
         factory=True,
-        host=args.host,
-        port=args.port,
-        # Frames over our own limit are refused in the app with a too_large error; this caps the rest.
-        ws_max_size=settings.max_ws_message_bytes * 4,
-        log_level=args.log_level,
+        **uvicorn_options(settings, args.host, args.port, args.log_level),
     )
     return 0
 
@@ -121,6 +124,11 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--host", default="127.0.0.1")
     sub.add_argument("--port", type=int, default=8000)
     sub.add_argument("--log-level", default="info")
+    sub.add_argument(
+        "--public-url",
+        help="the address people open (e.g. https://cards.example.org), used in share links and QR codes; "
+        "default: MOTABLE_PUBLIC_URL, else the address each request came to",
+    )
 
     command("migrate", migrate, "apply pending database migrations")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,20 +19,34 @@ from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
 from app.logs import redact_tokens
 from app.ratelimit import Buckets, RateLimit
-from app.routes import api, pages, ws
+from app.routes import api, health, pages, ws
 from app.runtime import Runtime
+
+log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 
 
 class BodyLimit:
-    """Refuses request bodies over `max_bytes` with 413 too_large, announced or streamed."""
+    """Refuses request bodies over `max_bytes` with 413 too_large, announced or streamed, and requests
+    with more than `max_headers` header lines with 431 too_large."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, max_headers: int = 100) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.max_headers = max_headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if len(scope["headers"]) > self.max_headers:
+            message = f"a request may have at most {self.max_headers} header lines"
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": message})
+                return
+            await _error_response(431, "too_large", message)(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -74,9 +89,35 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(422, "invalid_request", problems or "invalid request")
 
 
-async def _unexpected_error(_request: Request, _exc: Exception) -> JSONResponse:
-    # Starlette still logs the exception with its traceback; the client gets the usual body shape.
-    return _error_response(500, "internal_error", "something went wrong on our side; try again")
+class CatchAll:
+    """Answers an unexpected failure with 500 internal_error and keeps the connection.
+
+    Starlette's own last-resort handler re-raises after answering, and uvicorn then closes the
+    keep-alive connection without a word; a client reusing it would see its next request fail."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+            if started:
+                raise  # half an answer is out: only closing the connection tells the client
+            response = _error_response(500, "internal_error", "something went wrong on our side; try again")
+            await response(scope, receive, send)
 
 
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -97,19 +138,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await runtime.stop()
+            readiness_redis = getattr(app.state, "readiness_redis", None)
+            if readiness_redis is not None:
+                await readiness_redis.aclose()
 
-    app = FastAPI(title="Motable", lifespan=lifespan)
+    # No /docs or /redoc: they load scripts from a CDN, which the Content-Security-Policy forbids.
+    app = FastAPI(title="Motable", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.runtime = runtime
     handlers: dict[Any, Any] = {
         AppError: _app_error,
         RequestValidationError: _validation_error,
         HTTPException: _http_error,
-        Exception: _unexpected_error,
     }
     for exc_type, handler in handlers.items():
         app.add_exception_handler(exc_type, handler)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_headers=settings.max_headers)
     app.add_middleware(RateLimit, buckets=Buckets(settings.rate_per_second, settings.rate_burst))
+    app.add_middleware(CatchAll)
+    app.include_router(health.router)
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(ws.router)

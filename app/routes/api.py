@@ -14,11 +14,6 @@ from engines.core import game_ids, get_engine
 router = APIRouter()
 
 
-@router.get("/healthz")
-async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
-
-
 @router.get("/api/games")
 async def list_games() -> list[dict[str, Any]]:
     specs = [get_engine(game).spec for game in game_ids()]
