@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from app.config import Settings
+from app.roomids import is_room_id
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -67,8 +68,12 @@ def _verify_remote(server: str, room_id: str) -> int:
 
     from app.fairness import check_public_log
 
-    with httpx.Client(base_url=server, timeout=30) as http:
-        bodies = [http.get(f"/api/rooms/{room_id}{path}") for path in ("", "/log", "/state")]
+    try:
+        with httpx.Client(base_url=server, timeout=30) as http:
+            bodies = [http.get(f"/api/rooms/{room_id}{path}") for path in ("", "/log", "/state")]
+    except httpx.HTTPError as error:
+        print(f"FAIL could not reach {server}: {error}")
+        return 1
     for body in bodies:
         if body.status_code != 200:
             print(f"FAIL {body.request.url} answered {body.status_code}")
@@ -145,7 +150,18 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+def _room_ids_last(argv: list[str]) -> list[str]:
+    """`motable verify -McLoWJ80Onq`: a room id may start with `-`, which argparse takes for an option.
+    Such ids (exactly a room id's shape, and no option of ours) go after a `--`."""
+    if not argv or argv[0] != "verify" or "--" in argv:
+        return argv
+    ids = [arg for arg in argv[1:] if arg.startswith("-") and is_room_id(arg) and not arg.startswith("--")]
+    if not ids:
+        return argv
+    return [arg for arg in argv if arg not in ids] + ["--", *ids]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args = parser().parse_args(_room_ids_last(list(sys.argv[1:] if argv is None else argv)))
     status: int = args.run(args)
     return status

@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
+from app.guards import RoomIdGuard
 from app.logs import redact_tokens
 from app.ratelimit import Buckets, RateLimit
 from app.routes import api, health, pages, ws
@@ -154,6 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_exception_handler(exc_type, handler)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_headers=settings.max_headers)
     app.add_middleware(RateLimit, buckets=Buckets(settings.rate_per_second, settings.rate_burst))
+    app.add_middleware(RoomIdGuard)
     app.add_middleware(CatchAll)
     app.include_router(health.router)
     app.include_router(pages.router)

@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.deps import RuntimeDep, ServicesDep, TokenDep
 from app.schemas import AddBot, CreateRoom, JoinRoom, PostAction
+from app.urls import join_url
 from engines.core import game_ids, get_engine
 
 router = APIRouter()
@@ -29,16 +30,12 @@ async def list_games() -> list[dict[str, Any]]:
     ]
 
 
-def _join_url(request: Request, room_id: str) -> str:
-    return f"{str(request.base_url).rstrip('/')}/r/{room_id}"
-
-
 @router.post("/api/rooms", status_code=201)
 async def create_room(body: CreateRoom, request: Request, services: ServicesDep) -> dict[str, Any]:
     created = await run_in_threadpool(services.create_room, body.game, body.name, body.options)
     return {
         "room_id": created["room_id"],
-        "join_url": _join_url(request, created["room_id"]),
+        "join_url": join_url(request, created["room_id"]),
         "seat": created["seat"],
         "token": created["token"],
     }
@@ -55,7 +52,7 @@ async def rematch(
 ) -> dict[str, Any]:
     """201 with a seat and token for the player who opens the rematch; 200 with the room for the others."""
     made = await run_in_threadpool(services.rematch, room_id, token)
-    body = {"room_id": made["room_id"], "join_url": _join_url(request, made["room_id"])}
+    body = {"room_id": made["room_id"], "join_url": join_url(request, made["room_id"])}
     if not made["created"]:
         return body
     response.status_code = 201
