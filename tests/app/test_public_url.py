@@ -1,4 +1,4 @@
-"""Share links come from the configured public URL, never from the Host header; a loopback-only server says so."""
+"""Share links use the configured public URL, never the Host header; a loopback-only server says so."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""Room ids are checked by their real shape before any work; ids starting with `-` work on the command line."""
+"""Room ids are checked by their real shape before any work; ids starting with `-` work in the CLI."""
 
 from __future__ import annotations
 
 import time
-from urllib.parse import quote
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 from starlette.testclient import TestClient
