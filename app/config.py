@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     # Far above any person's pace; 0 turns limiting off.
     rate_per_second: float = 20.0
     rate_burst: int = 120
+    # Keys this server writes in Redis start with it (shared rate-limit buckets).
+    redis_prefix: str = "motable"
 
     # -- connections ----------------------------------------------------------
     # Seconds a client may take to send a request's headers (from connecting or from the last answer).

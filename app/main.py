@@ -15,11 +15,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import jsonsafe
 from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
-from app.guards import RoomIdGuard
+from app.guards import RoomIdGuard, SecurityHeaders
 from app.logs import redact_tokens
-from app.ratelimit import Buckets, RateLimit
+from app.ratelimit import RateLimit, make_buckets
 from app.routes import api, health, pages, ws
 from app.runtime import Runtime
 
@@ -58,6 +59,9 @@ class BodyLimit:
             )
             await response(scope, receive, send)
             return
+        if scope["method"] in ("POST", "PUT", "PATCH") and scope["path"].startswith("/api/"):
+            await self._checked_json(scope, receive, send)
+            return
         seen = 0
 
         async def limited() -> Message:
@@ -70,6 +74,44 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+    async def _checked_json(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Reads the whole (bounded) body first: a body the API cannot take as JSON is refused with
+        422 invalid_request (bad UTF-8, nesting, huge integers, NUL) before any handler runs."""
+        chunks: list[bytes] = []
+        seen = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_bytes:
+                response = _error_response(
+                    413, "too_large", f"a request body may be at most {self.max_bytes} bytes"
+                )
+                await response(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        if body.strip():
+            try:
+                jsonsafe.loads(body)
+            except ValueError as error:
+                await _error_response(422, "invalid_request", str(error))(scope, receive, send)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 def _error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -123,6 +165,9 @@ class CatchAll:
 
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 400:
+        # FastAPI's "error parsing the body": CONTRACT.md's answer for a bad request is 422.
+        return _error_response(422, "invalid_request", str(exc.detail))
     code = CODE_BY_STATUS.get(exc.status_code, "invalid_request")
     return _error_response(exc.status_code, code, str(exc.detail))
 
@@ -131,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     redact_tokens()
     runtime = Runtime(settings)
+    buckets = make_buckets(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -139,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await runtime.stop()
+            await buckets.close()
             readiness_redis = getattr(app.state, "readiness_redis", None)
             if readiness_redis is not None:
                 await readiness_redis.aclose()
@@ -154,9 +201,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for exc_type, handler in handlers.items():
         app.add_exception_handler(exc_type, handler)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_headers=settings.max_headers)
-    app.add_middleware(RateLimit, buckets=Buckets(settings.rate_per_second, settings.rate_burst))
     app.add_middleware(RoomIdGuard)
+    app.add_middleware(RateLimit, runtime=runtime, buckets=buckets)
     app.add_middleware(CatchAll)
+    app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     app.include_router(pages.router)
     app.include_router(api.router)

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
+from app import jsonsafe
 from app.errors import AppError
 from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
@@ -87,7 +88,7 @@ async def _receive(
             conn.send(_error(None, "rate_limited", "too many messages; slow down and retry"))
             continue
         try:
-            message = json.loads(raw)
+            message = jsonsafe.loads(raw)
         except ValueError:
             conn.send(_error(None, "invalid_request", "a message is one JSON object"))
             continue
