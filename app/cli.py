@@ -41,6 +41,20 @@ def migrate(_args: argparse.Namespace) -> int:
     return 0
 
 
+def prune(args: argparse.Namespace) -> int:
+    from app.db import Database
+    from app.retention import prune as prune_once
+
+    settings = Settings.from_env()
+    db = Database(settings.database_url)
+    try:
+        done = prune_once(db, settings, dry_run=args.dry_run)
+    finally:
+        db.dispose()
+    print(("would delete or archive: " if args.dry_run else "deleted or archived: ") + str(done))
+    return 0
+
+
 def verify(args: argparse.Namespace) -> int:
     if args.server:
         return _verify_remote(args.server.rstrip("/"), args.room_id)
@@ -136,6 +150,9 @@ def parser() -> argparse.ArgumentParser:
     )
 
     command("migrate", migrate, "apply pending database migrations")
+
+    sub = command("prune", prune, "delete expired rooms and matches now (see docs/operations.md)")
+    sub.add_argument("--dry-run", action="store_true", help="count what would go, change nothing")
 
     sub = command("verify", verify, "replay a finished match from its revealed seed and check it")
     sub.add_argument("room_id")

@@ -72,12 +72,18 @@ class Settings(BaseSettings):
     # The address `motable serve` listens on; the room page warns when it is loopback only.
     bind_host: str | None = None
 
-    # -- retention (hours; 0 keeps for ever) ------------------------------------
+    # -- retention (hours; 0 keeps for ever; see app/retention.py) --------------
+    # A waiting room no one joined, after it was made.
     waiting_room_hours: float = 24.0
+    # A waiting room others joined but that never started, after the last person sat down.
     idle_room_hours: float = 24.0 * 7
+    # A finished match (and its room), after it ended.
     finished_match_hours: float = 24.0 * 30
-    abandoned_match_hours: float = 24.0 * 30
-    # How often a server process prunes (hours; 0: never, leave it to `motable prune`).
+    # A match in play that nobody moved in this long is archived (snapshots but the latest dropped)...
+    archive_after_hours: float = 24.0 * 7
+    # ...and deleted with its room after this long without a move.
+    abandoned_match_hours: float = 24.0 * 90
+    # How often each server process prunes (0: never; leave it to `motable prune`).
     prune_every_hours: float = 1.0
 
     @field_validator("database_url")

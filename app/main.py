@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,6 +23,7 @@ from app.errors import CODE_BY_STATUS, AppError, error_body
 from app.guards import RoomIdGuard, SecurityHeaders
 from app.logs import redact_tokens
 from app.ratelimit import RateLimit, make_buckets
+from app.retention import prune_on_schedule
 from app.routes import api, health, pages, ws
 from app.runtime import Runtime
 
@@ -181,9 +184,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
+        pruner = asyncio.create_task(prune_on_schedule(runtime.db, settings))
         try:
             yield
         finally:
+            pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruner
             await runtime.stop()
             await buckets.close()
             readiness_redis = getattr(app.state, "readiness_redis", None)
