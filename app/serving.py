@@ -34,11 +34,12 @@ def _raw_response(status: int, reason: str, code: str, message: str, extra: str 
     return head.encode() + body
 
 
-# The settings uvicorn's protocol factory cannot pass in; set once by `protocol_for`.
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol, plus: header size and time limits, a body time limit, a connection cap."""
 
-    settings: Settings = Settings()
+    # uvicorn builds one protocol per connection and cannot pass settings in: `protocol_for` makes a
+    # subclass carrying them.
+    settings: Settings
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

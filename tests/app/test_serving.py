@@ -257,6 +257,8 @@ def test_readiness_follows_postgres_and_redis(serve: Spawn, postgres_url: str, r
         assert httpx.get(f"{server.base_url}/healthz").status_code == 200, "liveness is not readiness"
         pg_link.restore()
         _wait_for(lambda: httpx.get(f"{server.base_url}/readyz", timeout=10).status_code == 200)
+        made = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}, timeout=10)
+        assert made.status_code == 201, "PostgreSQL is back: requests work again"
 
         redis_link.cut()
         not_ready = httpx.get(f"{server.base_url}/readyz", timeout=10)
