@@ -3,7 +3,11 @@ joined and played, and another site cannot frame the room page."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import http.server
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -45,14 +49,31 @@ def test_pages_run_under_the_strict_policy(server: ServeProcess, new_player: Cal
     assert violations == []
 
 
+@pytest.fixture
+def other_site(tmp_path: Path) -> Iterator[str]:
+    """A plain static web server on another port: another origin, with no policy of its own."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{site.server_address[1]}"
+    site.shutdown()
+    site.server_close()
+
+
+def framed_room_renders(page: Page, share_url: str, site: str, folder: Path) -> bool:
+    (folder / "frame.html").write_text(f'<iframe id="f" src="{share_url}" width="600" height="400"></iframe>')
+    page.goto(f"{site}/frame.html")
+    page.wait_for_timeout(2500)
+    framed = [frame for frame in page.frames if frame is not page.main_frame]
+    assert len(framed) == 1, "the frame was not made at all"
+    rendered: bool = framed[0].evaluate("() => !!document.getElementById('room')")
+    return rendered
+
+
 def test_another_site_cannot_frame_the_room_page(
-    server: ServeProcess, new_player: Callable[..., Page]
+    server: ServeProcess, new_player: Callable[..., Page], other_site: str, tmp_path: Path
 ) -> None:
     page = new_player()
     share_url = create_room(page, server.base_url, "Ann")
-    # A page of another origin (about:blank here) framing the room page.
-    page.goto("about:blank")
-    page.set_content(f'<iframe id="f" src="{share_url}" width="600" height="400"></iframe>')
-    page.wait_for_timeout(1500)
-    frame = page.frame_locator("#f")
-    assert frame.locator("#room").count() == 0, "the room page rendered inside another site's frame"
+    assert not framed_room_renders(page, share_url, other_site, tmp_path), "framed by another site"
