@@ -85,9 +85,9 @@ def prune(db: Database, settings: Settings, now: datetime | None = None, dry_run
             .group_by(Seat.room_id)
             .subquery()
         )
-        waiting = (
-            select(Room.id).outerjoin(humans, humans.c.room_id == Room.id).where(Room.status == "waiting")
-        )
+        # A room without a match is waiting (whatever else the schema records about its status).
+        started = select(Match.id).where(Match.room_id == Room.id).exists()
+        waiting = select(Room.id).outerjoin(humans, humans.c.room_id == Room.id).where(~started)
         if (cutoff := _cutoff(now, settings.waiting_room_hours)) is not None:
             ids = session.scalars(
                 waiting.where(func.coalesce(humans.c.people, 0) <= 1, Room.created_at < cutoff)
