@@ -27,7 +27,8 @@ from app.retention import prune_on_schedule
 from app.routes import api, health, pages, ws
 from app.runtime import Runtime
 
-log = logging.getLogger(__name__)
+# Where uvicorn logged unexpected failures before CatchAll answered them: operators keep one place to look.
+log = logging.getLogger("uvicorn.error")
 
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 

@@ -299,3 +299,22 @@ def test_keep_alive_connection_survives_a_500(sqlite_url: str) -> None:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_an_unexpected_failure_is_logged_with_its_traceback(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    from starlette.testclient import TestClient
+
+    upgrade(sqlite_url)
+    app = create_app(Settings(database_url=sqlite_url, bot_delay=0))
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("a bug worth a traceback")
+
+    with TestClient(app, raise_server_exceptions=False) as client, caplog.at_level("ERROR", "uvicorn.error"):
+        answer = client.get("/boom")
+    assert answer.status_code == 500 and answer.json()["error"]["code"] == "internal_error"
+    failed = [r for r in caplog.records if r.name == "uvicorn.error" and r.exc_info]
+    assert failed and "a bug worth a traceback" in str(failed[0].exc_info[1])  # type: ignore[index]
