@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ from jinja2 import TemplateNotFound
 from app.delivery import static_url
 from app.deps import MasterDep
 from app.errors import AppError
+from app.roomids import is_room_id
+from app.urls import join_url
 from engines.core import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,8 +59,9 @@ def lobby_games() -> list[dict[str, Any]]:
     return games
 
 
+@functools.lru_cache(maxsize=2048)
 def qr_svg(url: str) -> str:
-    """The share link as an inline SVG QR code (no image files, no client code)."""
+    """The share link as an inline SVG QR code (no image files, no client code); drawn once per room."""
     qr = segno.make(url, error="m")
     return str(qr.svg_inline(scale=5, dark="#10261b", light="#ffffff", border=2, omitsize=True))
 
@@ -75,13 +79,16 @@ def _no_room(request: Request) -> HTMLResponse:
 
 @router.get("/r/{room_id}", response_class=HTMLResponse, include_in_schema=False)
 async def room(request: Request, room_id: str, master: MasterDep) -> HTMLResponse:
+    if not is_room_id(room_id):  # before any work: no QR code is drawn for a made-up id
+        return _no_room(request)
     try:
         body = await master.room(room_id)
     except AppError as error:
         if error.code == "not_found":
             return _no_room(request)
         raise
-    share_url = str(request.url.replace(query=None, fragment=None))
+    settings = request.app.state.runtime.settings
+    share_url = join_url(request, room_id)
     games = lobby_games()
     titles = {g["id"]: g["title"] for g in games}
     has_rules = any(g["id"] == body["game"] and g["has_rules"] for g in games)
@@ -94,6 +101,7 @@ async def room(request: Request, room_id: str, master: MasterDep) -> HTMLRespons
             "qr_svg": qr_svg(share_url),
             "titles": titles,
             "rules_url": f"/rules/{body['game']}" if has_rules else None,
+            "loopback_only": settings.loopback_only and settings.public_url is None,
         },
     )
 

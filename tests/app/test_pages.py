@@ -97,9 +97,10 @@ def test_a_served_process_plays_a_game_named_in_motable_games(
 
 
 def test_an_unknown_room_is_a_friendly_404(pages: TestClient) -> None:
-    answer = pages.get("/r/nosuchroom")
-    assert answer.status_code == 404
-    assert "This room does not exist" in answer.text and 'href="/"' in answer.text
+    for address in ("/r/nosuchroom", "/r/nosuchroom12"):  # not an id at all; an id nobody made
+        answer = pages.get(address)
+        assert answer.status_code == 404
+        assert "This room does not exist" in answer.text and 'href="/"' in answer.text
 
 
 def test_every_room_links_its_rules(pages: TestClient) -> None:
