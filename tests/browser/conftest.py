@@ -41,7 +41,8 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
     trails: list[deque[str]] = []
 
     def make(width: int = 1280, height: int = 900) -> Page:
-        context = browser.new_context(viewport={"width": width, "height": height})
+        # The pages send a strict CSP (no eval); Playwright's wait_for_function needs eval in the page.
+        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
