@@ -291,5 +291,6 @@ def test_every_page_renders_at_phone_and_desktop_width(
     expect(host.locator(".deck-table tfoot")).to_contain_text("78")
     shoot(host, "rules")
 
-    host.goto(server.base_url + "/r/no-such-room")
-    expect(host.locator("#missing-panel")).to_be_visible()
+    answer = host.goto(server.base_url + "/r/no-such-room")
+    assert answer is not None and answer.status == 404
+    expect(host.get_by_text("This room does not exist")).to_be_visible()

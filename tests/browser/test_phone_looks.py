@@ -55,9 +55,8 @@ def test_moby_trick_fits_a_phone_and_long_names_fit_everywhere(
     _fits(ann, width)
     # The "playing" tag on the seat to act does not blink.
     expect(ann.locator("#table .turn-flag").first).to_be_visible()
-    assert ann.evaluate(
-        "[...document.querySelectorAll('#table .turn-flag')].every((n) => getComputedStyle(n).animationName === 'none')"
-    )
+    steady = "(n) => getComputedStyle(n).animationName === 'none'"
+    assert ann.evaluate(f"[...document.querySelectorAll('#table .turn-flag')].every({steady})")
     if width == 375:
         # Trump, trick and every card of the hand fit one 812 px screen, scrolled to the table.
         top = ann.evaluate("document.getElementById('trump').getBoundingClientRect().top + scrollY")
