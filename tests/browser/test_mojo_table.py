@@ -68,6 +68,9 @@ def test_two_friends_and_a_bot_play_a_whole_match(
         expect(final).to_contain_text("Highest of each colour")
         expect(final).to_contain_text("Mojo card")
         expect(final).to_contain_text("The lowest total wins.")
+        # No "22 (+10)": a round's points and a total are never written so they could be confused.
+        for text in (final.inner_text(), page.locator(".scorepad").first.inner_text()):
+            assert not re.search(r"\d \(\+\d+\)", text), text
         shoot(page, "mojo-final-summary")
         close_summary(page)
         expect(page.locator(".chip-time")).to_have_count(0)
@@ -98,10 +101,11 @@ def test_two_friends_and_a_bot_play_a_whole_match(
     expect(bo.locator("#waiting-note")).to_contain_text("Waiting for Ann to start")
     rematch = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(ann.url)}").json()
     assert rematch["options"] == room["options"]
+    # The seat order is kept: Bo sat before the bot, and still does.
     assert [(s["name"], s["bot"]) for s in rematch["seats"]] == [
         ("Ann", False),
-        ("Bot 2", True),
         ("Bo", False),
+        ("Bot 2", True),
     ]
     assert rematch["host_seat"] == 0
     assert httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}").json()["rematch"] == room_id_of(

@@ -9,7 +9,8 @@ from playwright.sync_api import Page, expect
 
 from tests.servers import ServeProcess
 
-from .support import shoot, version
+from .support import add_bot_and_start, shoot, version
+from .support import create_room as mojo_room
 from .test_moby_trick import create_room
 
 pytestmark = pytest.mark.browser
@@ -74,3 +75,30 @@ def test_moby_trick_fits_a_phone_and_long_names_fit_everywhere(
     expect(pad).to_be_visible()
     box = pad.bounding_box()
     assert box is not None and box["x"] + box["width"] <= width
+
+
+CORNERS_UNCOVERED = """() => [...document.querySelectorAll(
+        '#hand .card.c-red, #hand .card.c-orange, .discard .card')]
+    .filter((card) => card.querySelector('.card-corner i'))
+    .map((card) => {
+        const corner = card.querySelector('.card-corner');
+        const symbol = corner.querySelector('i').getBoundingClientRect();
+        const points = [[symbol.left + 1, symbol.top + 1], [symbol.right - 1, symbol.bottom - 1],
+                        [(symbol.left + symbol.right) / 2, (symbol.top + symbol.bottom) / 2]];
+        return points.every(([x, y]) => corner.contains(document.elementFromPoint(x, y)));
+    })"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_mojo_corner_symbols_are_whole_on_red_and_orange_cards(
+    server: ServeProcess, new_player: Callable[..., Page], width: int
+) -> None:
+    ann = new_player(width, 900)
+    mojo_room(ann, server.base_url, "Ann")
+    add_bot_and_start(ann, seats_before_bot=1)
+    ann.wait_for_selector("#hand .card")
+    # Deals vary: look at whatever red and orange cards this hand holds, and at least one card.
+    seen = ann.evaluate(CORNERS_UNCOVERED)
+    assert seen, "no card with a corner symbol on the table"
+    assert all(seen), f"covered corner symbols: {seen}"
+    shoot(ann, "mojo-corners")

@@ -121,7 +121,9 @@ export function roundSummary(event, view, name) {
   const rows = (event.best || []).map((best, seat) => {
     const sum = best.map((card) => `${COLOUR_WORDS[card.colour] || card.colour} ${card.value}`).join(" + ");
     const why = [best.length ? `Highest of each colour: ${sum} = ${event.raw?.[seat] ?? 0}` : "No cards left: 0"];
-    if (seat === event.seat) why.push(plus ? "Mojo card: +10" : "Mojo card: round counts 0");
+    if (seat === event.seat) {
+      why.push(plus ? `Mojo card: ${event.raw?.[seat] ?? 0} + 10 = ${event.scores[seat]}` : "Mojo card: this round counts 0");
+    }
     return { seat, why, cards: held?.[seat]?.map((card) => cardFace(card, { size: "tiny" })) || [] };
   });
   return { intro, rows };
