@@ -158,7 +158,7 @@ export class SummaryPanel {
     const points = roundPoints(event);
     const hasPoints = points.length > 0;
     const totals = final && state.result ? state.result.scores : totalsAfter(room?.scorepad, event.round, points);
-    const said = this.host.describe?.(event, view, (seat) => this.name(seat)) || { rows: [] };
+    const said = (event.type === "round_end" && this.host.describe?.(event, view, (seat) => this.name(seat))) || { rows: [] };
     const why = new Map((said.rows || []).map((row) => [row.seat, row]));
     const order = final ? ranked(totals, this.host.winner) : points.map((_, seat) => ({ seat, total: totals[seat] }));
     const winners = state.result?.winners || [];
