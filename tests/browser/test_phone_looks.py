@@ -98,9 +98,8 @@ def test_mojo_corner_symbols_are_whole_on_red_and_orange_cards(
     add_bot_and_start(ann, seats_before_bot=1)
     ann.wait_for_selector(".mojo-mine.is-current #hand .card")
     # Measured once the cards lie still (a dealt or drawn card slides in and may overlap another).
-    ann.wait_for_function(
-        "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)"
-    )
+    settled = "(a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity"
+    ann.wait_for_function(f"document.getAnimations().every({settled})")
     # Deals vary: look at whatever red and orange cards this hand holds, and at least one card.
     seen = ann.evaluate(CORNERS_UNCOVERED)
     assert seen, "no card with a corner symbol on the table"
