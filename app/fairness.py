@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from engines.core import EngineError, get_engine
+from engines.core import ReplayError, get_engine, replay, seed_commitment
 
 
 def check_public_log(room: dict[str, Any], log: dict[str, Any], state: dict[str, Any]) -> list[str]:
@@ -13,16 +12,17 @@ def check_public_log(room: dict[str, Any], log: dict[str, Any], state: dict[str,
     if "seed" not in log:
         return ["the match is not finished, so its seed is not revealed yet"]
     problems = []
-    if hashlib.sha256(str(log["seed"]).encode()).hexdigest() != log["seed_commitment"]:
+    if seed_commitment(log["seed"]) != log["seed_commitment"]:
         problems.append("sha256(seed) does not match the seed commitment published at the start")
     engine = get_engine(room["game"])
-    replayed = engine.setup(log["players"], log["seed"], engine.spec.parse_options(log["options"]))
-    for entry in log["entries"]:
-        try:
-            replayed = engine.apply(replayed, entry["seat"], entry["action"])
-        except EngineError as error:
-            problems.append(f"action {entry['seq']} does not replay: {error.message}")
-            return problems
+    entries = log["entries"]
+    try:
+        replayed = replay(
+            engine, log["players"], log["seed"], log["options"], [(e["seat"], e["action"]) for e in entries]
+        )
+    except ReplayError as error:
+        problems.append(f"action {entries[error.number - 1]['seq']} does not replay: {error.error.message}")
+        return problems
     if engine.scorepad(replayed).to_json() != room["scorepad"]:
         problems.append("the replayed score pad differs from the room's score pad")
     result = engine.result(replayed)

@@ -1,4 +1,8 @@
-"""Moby Trick: the strong bot's win rate against random bots, its decision time, and engine actions/s."""
+"""Moby Trick: the strong bot's win rate against random bots, its decision time, its fallbacks
+(decisions that raised or chose illegally) and engine actions/s.
+
+    .venv/bin/python -m bench.bots_moby_trick --games 50
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,21 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
+from bench.bots import Fallbacks, Watched
 from engines.moby_trick import BOTS, ENGINE
 
 
-def play_match(players: int, seed: int, strong_seat: int, decisions: list[float]) -> list[int]:
-    seats = [
-        (BOTS["strong"] if s == strong_seat else BOTS["random"])(ENGINE, seed * 31 + s)
-        for s in range(players)
-    ]
+def play_match(
+    players: int, seed: int, strong_seat: int, decisions: list[float], fallbacks: Fallbacks
+) -> list[int]:
+    seats: list[Any] = [BOTS["random"](ENGINE, seed * 31 + s) for s in range(players)]
+    seats[strong_seat] = Watched(ENGINE, BOTS["strong"](ENGINE, seed * 31 + strong_seat), seed, fallbacks)
     state = ENGINE.setup(players, seed, ENGINE.spec.parse_options({}))
+    order = random.Random(seed)  # the first bonuses are picked in any order, as at a table
     while acting := ENGINE.to_act(state):
-        seat = min(acting)
+        seat = order.choice(sorted(acting))
         start = time.perf_counter()
         action = seats[seat].choose(state, seat)
         if seat == strong_seat:
@@ -58,10 +65,11 @@ def main() -> None:
 
     wins = 0.0
     decisions: list[float] = []
+    fallbacks = Fallbacks()
     start = time.perf_counter()
     for seed in range(args.games):
         strong_seat = seed % args.players
-        winners = play_match(args.players, seed, strong_seat, decisions)
+        winners = play_match(args.players, seed, strong_seat, decisions, fallbacks)
         if strong_seat in winners:
             wins += 1 / len(winners)
     wall = time.perf_counter() - start
@@ -75,6 +83,7 @@ def main() -> None:
         f"median {statistics.median(decisions) * 1e3:.1f} ms, "
         f"p95 {decisions[int(len(decisions) * 0.95)] * 1e3:.1f} ms, max {decisions[-1] * 1e3:.1f} ms"
     )
+    print(f"strong {fallbacks.line()}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any, cast
@@ -13,11 +12,8 @@ from sqlalchemy.orm import Session
 from app.errors import AppError
 from app.models import ActionRow, Match, ScoreRow, Snapshot, utcnow
 from app.services.cache import StateCache
-from engines.core import EngineError, Scorepad, get_engine
-
-
-def seed_commitment(seed: int) -> str:
-    return hashlib.sha256(str(seed).encode()).hexdigest()
+from engines.core import EngineError, ReplayError, Scorepad, get_engine, replay_states
+from engines.core import seed_commitment as seed_commitment  # rooms.py imports it from here
 
 
 @dataclass(frozen=True)
@@ -249,28 +245,34 @@ def verify_match(session: Session, room_id: str) -> list[str]:
     if seed_commitment(match.seed) != match.seed_commitment:
         problems.append("sha256(seed) does not match the seed commitment")
     engine = get_engine(match.game)
-    state = engine.setup(match.players, match.seed, engine.spec.parse_options(match.options))
     snapshots = {
         s.version: s.state for s in session.scalars(select(Snapshot).where(Snapshot.match_id == match.id))
     }
-    version = 1
-    rows = session.scalars(select(ActionRow).where(ActionRow.match_id == match.id).order_by(ActionRow.seq))
-    for row in rows:
+    rows = list(
+        session.scalars(select(ActionRow).where(ActionRow.match_id == match.id).order_by(ActionRow.seq))
+    )
+    for version, row in enumerate(rows, start=1):
         if row.seq != version:
             problems.append(f"action seq {row.seq} found where {version} was expected")
             return problems
-        if version in snapshots and snapshots[version] != _stored(engine.dump(state)):
-            problems.append(f"the snapshot at version {version} differs from the replay")
-        try:
-            state = engine.apply(state, row.seat, row.action)
-        except EngineError as error:
-            problems.append(f"action seq {row.seq} by seat {row.seat} is refused on replay: {error.message}")
-            return problems
-        version += 1
+    # The state at version v is the one before action seq v; setup is version 1.
+    actions = [(row.seat, row.action) for row in rows]
+    final = len(rows) + 1
+    try:
+        for version, state in enumerate(
+            replay_states(engine, match.players, match.seed, match.options, actions), 1
+        ):
+            if version in snapshots and snapshots[version] != _stored(engine.dump(state)):
+                where = "the final snapshot" if version == final else f"the snapshot at version {version}"
+                problems.append(f"{where} differs from the replay")
+    except ReplayError as error:
+        problems.append(
+            f"action seq {error.number} by seat {error.seat} is refused on replay: {error.error.message}"
+        )
+        return problems
+    version = final
     if version != match.version:
         problems.append(f"the log replays to version {version}, the match is at {match.version}")
-    if version in snapshots and snapshots[version] != _stored(engine.dump(state)):
-        problems.append("the final snapshot differs from the replay")
     if engine.result(state) is None:
         problems.append("the replayed match is not over")
     stored: dict[int, dict[int, int]] = {}

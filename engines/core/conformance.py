@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
-from .errors import EngineError
-from .protocol import Action, Engine, Options
+from .errors import EngineError, InvalidOptions
+from .protocol import Action, Engine, Options, is_listed
+from .replay import replay as replay_match
 
 
 @dataclass
@@ -45,17 +48,91 @@ def scramble(view: Any) -> None:
         view.clear()
 
 
+ENVELOPE = ("game", "seat", "players", "round", "events")
+
+
+def check_envelope(
+    engine: Engine[Any], state: Any, view: dict[str, Any], seat: int | None, players: int
+) -> None:
+    """The keys every view starts with, and the one event shape {"seq": int, "type": str, ...}."""
+    missing = [k for k in ENVELOPE if k not in view]
+    assert not missing, f"the view lacks {missing}"
+    assert view["game"] == engine.spec.id, f"view game {view['game']!r} is not {engine.spec.id!r}"
+    assert view["seat"] == seat and view["players"] == players
+    assert type(view["round"]) is int and view["round"] == engine.round_number(state) >= 1
+    events = view["events"]
+    assert isinstance(events, list)
+    for event in events:
+        assert type(event.get("seq")) is int and event["seq"] >= 1, f"event without a seq: {event}"
+        assert isinstance(event.get("type"), str) and event["type"], f"event without a type: {event}"
+    seqs = [e["seq"] for e in events]
+    assert all(a < b for a, b in pairwise(seqs)), f"event seqs not increasing: {seqs}"
+
+
+def check_event_history(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
+    """Events seen by a viewer at two moments: numbers never go back, a logged event never changes."""
+    if before and after:
+        assert after[-1]["seq"] >= before[-1]["seq"], "the newest event seq went back"
+    old = {e["seq"]: e for e in before}
+    for event in after:
+        if event["seq"] in old:
+            assert old[event["seq"]] == event, f"event {event['seq']} changed after it was logged"
+
+
 def check_views(engine: Engine[Any], state: Any, players: int) -> None:
     before = engine.dump(state)
+    for outside in (-1, players, players + 7):
+        # A seat out of range is refused: never a spectator view, never another seat's hand.
+        try:
+            engine.view(state, outside)
+        except EngineError:
+            pass
+        else:
+            raise AssertionError(f"view(state, {outside}) with {players} players was not refused")
     for seat in [*range(players), None]:
         view = engine.view(state, seat)
         assert json.loads(json.dumps(view)) == view, "a view must be plain JSON"
+        check_envelope(engine, state, view, seat, players)
         leaked = set(card_ids(view)) & engine.hidden_ids(state, seat)
         assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
         # A view is handed to the server, which may edit it (patches, caches): it must
         # share no list or object with the state, or such an edit would rewrite the game.
         scramble(view)
         assert engine.dump(state) == before, f"editing seat {seat}'s view changed the state"
+    # Every viewer sees the same stream of events: a view may redact an event's fields, never its
+    # seq or type, and never leaves one out (the client counts new events by seq).
+    streams = {
+        seat: [(e["seq"], e["type"]) for e in engine.view(state, seat)["events"]]
+        for seat in [*range(players), None]
+    }
+    assert all(s == streams[None] for s in streams.values()), f"viewers see different events: {streams}"
+
+
+def seat_options(engine: Engine[Any]) -> list[str]:
+    """Options naming a seat: the descriptor's starter and every option with the seat widget."""
+    names = [engine.spec.starter.option] if engine.spec.starter is not None else []
+    properties = engine.spec.options_schema().get("properties", {})
+    names.extend(n for n, p in properties.items() if p.get("x-motable-widget") == "seat" and n not in names)
+    return names
+
+
+def check_seat_options(engine: Engine[Any], seed: int = 1) -> None:
+    """Each seat option sets up with every seat at the table and with null (chosen from the seed),
+    and a seat nobody sits in is refused with InvalidOptions, never another exception."""
+    spec = engine.spec
+    for name in seat_options(engine):
+        for players in range(spec.min_players, spec.max_players + 1):
+            for seat in [*range(players), None]:
+                state = engine.setup(players, seed, spec.parse_options({name: seat}))
+                again = engine.setup(players, seed, spec.parse_options({name: seat}))
+                assert engine.dump(state) == engine.dump(again), f"{name}={seat}: the seed must decide"
+            for seat in (players, spec.max_players, spec.max_players + 1, -1):
+                try:
+                    engine.setup(players, seed, spec.parse_options({name: seat}))
+                except InvalidOptions as error:
+                    assert error.code == "invalid_request"
+                else:
+                    raise AssertionError(f"{name}={seat} with {players} players was accepted")
 
 
 def illegal_probes(engine: Engine[Any], state: Any, seat: int, players: int) -> list[tuple[int, Any]]:
@@ -86,9 +163,13 @@ def random_playout(
     state = engine.setup(players, seed, options)
     rng = random.Random(seed)
     log: list[tuple[int, Action]] = []
+    seen: list[dict[str, Any]] = []  # the events a spectator saw before the last action
     for step in range(max_actions):
         acting = engine.to_act(state)
         assert (not acting) == (engine.result(state) is not None), "to_act empty <=> result"
+        now = engine.view(state, None)["events"]
+        check_event_history(seen, now)
+        seen = now
         if check_every_step or step % 7 == 0:
             check_views(engine, state, players)
             assert engine.load(json.loads(json.dumps(engine.dump(state)))) == state
@@ -114,7 +195,96 @@ def random_playout(
 
 
 def replay(engine: Engine[Any], playout: Playout) -> Any:
-    state = engine.setup(playout.players, playout.seed, playout.options)
-    for seat, action in playout.actions:
-        state = engine.apply(state, seat, action)
-    return state
+    return replay_match(engine, playout.players, playout.seed, playout.options, playout.actions)
+
+
+# -- bots -------------------------------------------------------------------------------
+
+
+def option_grid(engine: Engine[Any]) -> list[dict[str, Any]]:
+    """A small grid of option combinations: both values of every switch, every listed choice,
+    and each seat option both at its default and null (chosen from the seed)."""
+    properties = engine.spec.options_schema().get("properties", {})
+    seats = set(seat_options(engine))
+    axes: list[list[tuple[str, Any]]] = []
+    for name, prop in properties.items():
+        if prop.get("type") == "boolean":
+            axes.append([(name, False), (name, True)])
+        elif "enum" in prop:
+            axes.append([(name, value) for value in prop["enum"]])
+        elif name in seats:
+            axes.append([(name, prop.get("default", 0)), (name, None)])
+    return [dict(combo) for combo in itertools.product(*axes)]
+
+
+def action_kinds(engine: Engine[Any], state: Any) -> frozenset[str]:
+    """What can be done now (the types of the legal actions of every seat that may act): the
+    engine-independent stand-in for a game's phase."""
+    return frozenset(a["type"] for seat in engine.to_act(state) for a in engine.legal_actions(state, seat))
+
+
+def sample_positions(
+    engine: Engine[Any],
+    players: int,
+    seed: int,
+    options: Options,
+    *,
+    per_kind: int = 2,
+    rate: float = 0.02,
+    max_actions: int = 20_000,
+) -> list[Any]:
+    """Positions of one random match played to its end: the first `per_kind` positions of each
+    kind of decision (so every phase is met), plus each other position with probability `rate`."""
+    rng = random.Random(seed)
+    state = engine.setup(players, seed, options)
+    seen: dict[frozenset[str], int] = {}
+    positions: list[Any] = []
+    for _ in range(max_actions):
+        acting = engine.to_act(state)
+        if not acting:
+            return positions
+        kinds = action_kinds(engine, state)
+        if seen.get(kinds, 0) < per_kind or rng.random() < rate:
+            seen[kinds] = seen.get(kinds, 0) + 1
+            positions.append(state)
+        seat = rng.choice(sorted(acting))
+        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+    raise AssertionError(f"no end after {max_actions} actions (seed {seed})")
+
+
+def check_bots_at(engine: Engine[Any], bots: dict[str, Any], state: Any, seed: int) -> int:
+    """Every bot decides for every seat that may act: no exception, a legal action, the state
+    left as it was. Returns the number of decisions checked."""
+    decisions = 0
+    before = engine.dump(state)
+    for seat in sorted(engine.to_act(state)):
+        legal = engine.legal_actions(state, seat)
+        for name, bot_class in bots.items():
+            where = f"{engine.spec.id} bot {name!r}, seat {seat}, seed {seed}"
+            try:
+                action = bot_class(engine, seed).choose(state, seat)
+            except Exception as error:
+                raise AssertionError(f"{where} raised {error!r}") from error
+            assert is_listed(action, legal), f"{where} chose {action!r}"
+            assert engine.dump(state) == before, f"{where} changed the state it was shown"
+            decisions += 1
+    return decisions
+
+
+def bot_runs(engine: Engine[Any]) -> list[tuple[int, dict[str, Any]]]:
+    """(players, options) pairs that meet every player count and every combination of the grid."""
+    counts = list(range(engine.spec.min_players, engine.spec.max_players + 1))
+    grid = option_grid(engine)
+    return [(counts[i % len(counts)], grid[i % len(grid)]) for i in range(max(len(counts), len(grid)))]
+
+
+def check_every_bot(engine: Engine[Any], bots: dict[str, Any], seed: int = 0) -> tuple[int, int]:
+    """Every bot at positions sampled across whole random matches of `bot_runs`; returns
+    (positions, decisions) checked."""
+    positions = decisions = 0
+    for run, (players, raw) in enumerate(bot_runs(engine)):
+        match_seed = seed * 1000 + run
+        for state in sample_positions(engine, players, match_seed, engine.spec.parse_options(raw)):
+            positions += 1
+            decisions += check_bots_at(engine, bots, state, match_seed)
+    return positions, decisions

@@ -175,6 +175,11 @@ def _same_json(sent: Any, listed: Any) -> bool:
     return bool(sent == listed)
 
 
+def is_listed(action: Any, legal: list[Action]) -> bool:
+    """`action` is one of `legal`, equal as JSON: what apply accepts and what a bot must choose."""
+    return any(action == ok and _same_json(action, ok) for ok in legal)
+
+
 class Engine(ABC, Generic[S]):
     """A game's rules. Pure: no I/O, no global randomness, states never mutated
     in place by `apply` (it returns a new state).
@@ -210,9 +215,7 @@ class Engine(ABC, Generic[S]):
             raise GameOver("the game is over")
         if seat not in acting:
             raise NotYourTurn(f"seat {seat} may not act now")
-        if not any(
-            legal == action and _same_json(action, legal) for legal in self.legal_actions(state, seat)
-        ):
+        if not is_listed(action, self.legal_actions(state, seat)):
             raise IllegalAction(f"{action!r} is not a legal action now")
         return self._apply(state, seat, action)
 

@@ -166,10 +166,13 @@ class MonteCarloBot:
             elif phase == LEAD:
                 engine.advance(world, world.turn, {"type": "choose_leader", "seat": world.turn})
             elif phase == SET_ASIDE:
-                for s in range(world.players):
-                    if world.set_aside[s] == NO_CARD:
-                        choices = [c for c in world.hands[s] if not CARDS[c].is_five]
-                        engine.advance(world, s, {"type": "set_aside", "card": rng.choice(choices)})
+                # The seats still to pick, listed first: the last pick turns every first bonus face up
+                # and clears set_aside, so testing set_aside inside the loop would make a seat that
+                # had already picked pick again (and hold a card too few for the round).
+                waiting = [s for s in range(world.players) if world.set_aside[s] == NO_CARD]
+                for s in waiting:
+                    choices = [c for c in world.hands[s] if not CARDS[c].is_five]
+                    engine.advance(world, s, {"type": "set_aside", "card": rng.choice(choices)})
         points = world.rounds[rounds_before]
         others = (sum(points) - points[seat]) / (world.players - 1)
         return points[seat] - others

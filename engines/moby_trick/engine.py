@@ -16,9 +16,13 @@ from engines.core import (
     Rng,
     Scorepad,
     Starter,
+    StateCodec,
+    check_seat,
     json_copy,
+    log_event,
     seat_option,
     seat_widget,
+    upgrade_events,
 )
 
 from .cards import CARDS, FAMILIES, Card, rules_data
@@ -101,40 +105,12 @@ class MobyTrickState:
     voids: list[list[str]] = field(default_factory=list)
     rounds: list[list[int]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # the newest MAX_EVENTS, oldest first
+    event_seq: int = 0  # seq of the last event logged in the match
 
     def clone(self) -> MobyTrickState:
         """A copy that shares nothing mutable, without deepcopy's cost."""
-        return MobyTrickState(
-            players=self.players,
-            target=self.target,
-            first_player=self.first_player,
-            rng=Rng(self.rng.seed, self.rng.counter),
-            fives_can_win=self.fives_can_win,
-            full_reward=self.full_reward,
-            round_number=self.round_number,
-            round_leader=self.round_leader,
-            trump=self.trump,
-            token=self.token,
-            phase=self.phase,
-            hands=[list(h) for h in self.hands],
-            set_aside=list(self.set_aside),
-            bonuses=[list(b) for b in self.bonuses],
-            pearl_piles=[list(p) for p in self.pearl_piles],
-            pearl_points=list(self.pearl_points),
-            discard_pile=list(self.discard_pile),
-            undealt=list(self.undealt),
-            trick_seats=list(self.trick_seats),
-            trick_cards=list(self.trick_cards),
-            leader=self.leader,
-            turn=self.turn,
-            trick_number=self.trick_number,
-            voids=[list(v) for v in self.voids],
-            rounds=[list(r) for r in self.rounds],
-            totals=list(self.totals),
-            # Events are never mutated once logged, so sharing the dicts is safe.
-            events=list(self.events),
-        )
+        return CODEC.clone(self)
 
 
 def _brief(card: Card) -> dict[str, Any]:
@@ -262,7 +238,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         self._log(
             state,
             {
-                "event": "round_start",
+                "type": "round_start",
                 "round": state.round_number,
                 "drawn": _brief(drawn),
                 "trump": state.trump,
@@ -273,9 +249,8 @@ class MobyTrickEngine(Engine[MobyTrickState]):
 
     @staticmethod
     def _log(state: MobyTrickState, event: dict[str, Any]) -> None:
-        state.events.append(event)
-        if len(state.events) > MAX_EVENTS:
-            del state.events[0]
+        kind = event.pop("type")
+        state.event_seq = log_event(state.events, state.event_seq, kind, event, MAX_EVENTS)
 
     def to_act(self, state: MobyTrickState) -> frozenset[int]:
         if state.phase == SET_ASIDE:
@@ -319,7 +294,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             self._reward(state, seat, action["card"])
         else:
             chosen = action["seat"]
-            self._log(state, {"event": "leader", "chooser": seat, "seat": chosen})
+            self._log(state, {"type": "leader", "chooser": seat, "seat": chosen})
             self._start_trick(state, chosen)
 
     # -- the steps of a round ---------------------------------------------
@@ -331,7 +306,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         # Everyone has picked: the first bonuses are turned face up together.
         for s, c in enumerate(state.set_aside):
             state.bonuses[s].append(c)
-            self._log(state, {"event": "set_aside", "seat": s, **_brief(CARDS[c])})
+            self._log(state, {"type": "set_aside", "seat": s, **_brief(CARDS[c])})
         state.set_aside = [NO_CARD] * state.players
         self._start_trick(state, state.round_leader)
 
@@ -346,7 +321,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
     def _use_bonus(self, state: MobyTrickState, seat: int, card_id: int) -> None:
         card = CARDS[card_id]
         state.bonuses[seat].remove(card_id)
-        event: dict[str, Any] = {"event": "bonus", "seat": seat, "kind": card.bonus_kind, **_brief(card)}
+        event: dict[str, Any] = {"type": "bonus", "seat": seat, "kind": card.bonus_kind, **_brief(card)}
         if card.bonus_kind == "trump":
             assert card.bonus_family is not None
             state.trump = card.bonus_family
@@ -368,7 +343,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         state.hands[seat].remove(card_id)
         state.trick_seats.append(seat)
         state.trick_cards.append(card_id)
-        self._log(state, {"event": "play", "seat": seat, **_brief(card)})
+        self._log(state, {"type": "play", "seat": seat, **_brief(card)})
         if len(state.trick_cards) < state.players:
             state.turn = (seat + 1) % state.players
             return
@@ -409,7 +384,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         self._log(
             state,
             {
-                "event": "trick",
+                "type": "trick",
                 "winner": winner,
                 "owner": owner,
                 **_brief(card),
@@ -433,17 +408,18 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         state.rounds.append(points)
         state.totals = [t + p for t, p in zip(state.totals, points, strict=True)]
         top = max(state.totals)
-        self._log(state, {"event": "round_end", "round": state.round_number, "points": points})
+        self._log(state, {"type": "round_end", "round": state.round_number, "points": points})
         if top >= state.target and state.totals.count(top) == 1:
             state.phase = OVER
-            self._log(state, {"event": "game_end", "winners": [state.totals.index(top)]})
+            self._log(state, {"type": "game_end", "winners": [state.totals.index(top)]})
             return
         if top >= state.target:
-            self._log(state, {"event": "tie", "seats": [s for s, t in enumerate(state.totals) if t == top]})
+            self._log(state, {"type": "tie", "seats": [s for s, t in enumerate(state.totals) if t == top]})
         self._start_round(state, (state.round_leader + 1) % state.players)
 
     # -- what leaves the engine -------------------------------------------
     def view(self, state: MobyTrickState, seat: int | None) -> dict[str, Any]:
+        check_seat(seat, state.players)
         seats = []
         for s in range(state.players):
             seats.append(
@@ -460,10 +436,11 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             )
         result = self.result(state)
         return {
+            "game": self.spec.id,
             "seat": seat,
             "players": state.players,
+            "round": state.round_number,
             "target": state.target,
-            "round_number": state.round_number,
             "trick_number": state.trick_number,
             "tricks_per_round": TRICKS_PER_ROUND,
             "phase": state.phase,
@@ -523,67 +500,24 @@ class MobyTrickEngine(Engine[MobyTrickState]):
 
     # -- persistence ------------------------------------------------------
     def dump(self, state: MobyTrickState) -> dict[str, Any]:
-        return {
-            "players": state.players,
-            "target": state.target,
-            "first_player": state.first_player,
-            "rng": state.rng.dump(),
-            "fives_can_win": state.fives_can_win,
-            "full_reward": state.full_reward,
-            "round_number": state.round_number,
-            "round_leader": state.round_leader,
-            "trump": state.trump,
-            "token": state.token,
-            "phase": state.phase,
-            "hands": [list(h) for h in state.hands],
-            "set_aside": list(state.set_aside),
-            "bonuses": [list(b) for b in state.bonuses],
-            "pearl_piles": [list(p) for p in state.pearl_piles],
-            "pearl_points": list(state.pearl_points),
-            "discard_pile": list(state.discard_pile),
-            "undealt": list(state.undealt),
-            "trick_seats": list(state.trick_seats),
-            "trick_cards": list(state.trick_cards),
-            "leader": state.leader,
-            "turn": state.turn,
-            "trick_number": state.trick_number,
-            "voids": [list(v) for v in state.voids],
-            "rounds": [list(r) for r in state.rounds],
-            "totals": list(state.totals),
-            "events": [dict(e) for e in state.events],
-        }
+        return CODEC.dump(state)
 
     def load(self, data: dict[str, Any]) -> MobyTrickState:
-        return MobyTrickState(
-            players=int(data["players"]),
-            target=int(data["target"]),
-            first_player=int(data["first_player"]),
-            rng=Rng.load(data["rng"]),
-            # Matches stored before the option existed were played with 5s that never win.
-            fives_can_win=bool(data.get("fives_can_win", False)),
-            full_reward=bool(data.get("full_reward", False)),
-            round_number=int(data["round_number"]),
-            round_leader=int(data["round_leader"]),
-            trump=str(data["trump"]),
-            token=int(data["token"]),
-            phase=str(data["phase"]),
-            hands=[[int(c) for c in h] for h in data["hands"]],
-            set_aside=[int(c) for c in data["set_aside"]],
-            bonuses=[[int(c) for c in b] for b in data["bonuses"]],
-            pearl_piles=[[int(c) for c in p] for p in data["pearl_piles"]],
-            pearl_points=[int(n) for n in data.get("pearl_points", [0] * int(data["players"]))],
-            discard_pile=[int(c) for c in data["discard_pile"]],
-            undealt=[int(c) for c in data["undealt"]],
-            trick_seats=[int(s) for s in data["trick_seats"]],
-            trick_cards=[int(c) for c in data["trick_cards"]],
-            leader=int(data["leader"]),
-            turn=int(data["turn"]),
-            trick_number=int(data["trick_number"]),
-            voids=[[str(f) for f in v] for v in data["voids"]],
-            rounds=[[int(p) for p in r] for r in data["rounds"]],
-            totals=[int(t) for t in data["totals"]],
-            events=[dict(e) for e in data["events"]],
-        )
+        return CODEC.load(data)
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """Fill in what states stored by earlier versions lack."""
+    # Matches stored before these options existed were played with 5s that never win and short rewards.
+    data.setdefault("fives_can_win", False)
+    data.setdefault("full_reward", False)
+    data.setdefault("pearl_points", [0] * data["players"])
+    # Before events had seq/type, their events said "event".
+    data["events"], data["event_seq"] = upgrade_events(data["events"], "event", data.get("event_seq"))
+    return data
+
+
+CODEC = StateCodec(MobyTrickState, upgrade=_upgrade)
 
 
 __all__ = ["FAMILIES", "MobyTrickEngine", "MobyTrickOptions", "MobyTrickState"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
@@ -17,9 +16,13 @@ from engines.core import (
     Rng,
     Scorepad,
     Starter,
+    StateCodec,
+    check_seat,
     json_copy,
+    log_event,
     seat_option,
     seat_widget,
+    upgrade_events,
 )
 
 from .cards import DECK, Card, rules_data
@@ -76,31 +79,12 @@ class MojoState:
     awaiting_draw: bool = False  # double discard: the seat chooses where to draw from
     round_scores: list[list[int]] = field(default_factory=list)
     last_round: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # the newest EVENTS_KEPT, oldest first
+    event_seq: int = 0  # seq of the last event logged in the match
     over: bool = False
 
     def clone(self) -> MojoState:
-        return MojoState(
-            players=self.players,
-            target=self.target,
-            double_discard=self.double_discard,
-            rng=Rng(self.rng.seed, self.rng.counter),
-            round=self.round,
-            draw_pile=self.draw_pile[:],
-            discard_piles=[p[:] for p in self.discard_piles],
-            hands=[h[:] for h in self.hands],
-            face_down=[h[:] for h in self.face_down],
-            revealed=[h[:] for h in self.revealed],
-            current=self.current,
-            mojo_face=self.mojo_face,
-            turn_pile=self.turn_pile,
-            chaining=self.chaining,
-            awaiting_draw=self.awaiting_draw,
-            round_scores=self.round_scores,  # rows are never mutated, only appended by a new list
-            last_round=self.last_round,
-            events=self.events[:],
-            over=self.over,
-        )
+        return CODEC.clone(self)
 
     @property
     def direction(self) -> int:
@@ -221,9 +205,8 @@ class MojoEngine(Engine[MojoState]):
         return s
 
     def _event(self, s: MojoState, event: dict[str, Any]) -> None:
-        s.events.append(event)
-        if len(s.events) > EVENTS_KEPT:
-            del s.events[0]
+        kind = event.pop("type")
+        s.event_seq = log_event(s.events, s.event_seq, kind, event, EVENTS_KEPT)
 
     def _play(self, s: MojoState, seat: int, card: int, pile: int | None) -> None:
         p = pile if pile is not None else (s.turn_pile or 0)
@@ -232,7 +215,7 @@ class MojoEngine(Engine[MojoState]):
         s.hands[seat].remove(card)
         target.append(card)
         s.turn_pile = p
-        self._event(s, {"kind": "play", "seat": seat, "card": CARDS[card].face(), "pile": p})
+        self._event(s, {"type": "play", "seat": seat, "card": CARDS[card].face(), "pile": p})
         if not s.hands[seat]:
             # Every card of the hand went down in one turn: the round ends at once, with no draw.
             self._end_round(s, seat)
@@ -266,23 +249,23 @@ class MojoEngine(Engine[MojoState]):
             if not other:
                 other.append(played.pop())
             s.hands[seat].append(card)
-            self._event(s, {"kind": "draw", "seat": seat, "source": "pile", "card": CARDS[card].face()})
+            self._event(s, {"type": "draw", "seat": seat, "source": "pile", "card": CARDS[card].face()})
             return
         if not s.draw_pile:
             self._reshuffle(s)
         if not s.draw_pile:
-            self._event(s, {"kind": "draw", "seat": seat, "source": "none"})
+            self._event(s, {"type": "draw", "seat": seat, "source": "none"})
             return
         card = s.draw_pile.pop()
         s.hands[seat].append(card)
-        self._event(s, {"kind": "draw", "seat": seat, "source": "deck", "card": CARDS[card].face()})
+        self._event(s, {"type": "draw", "seat": seat, "source": "deck", "card": CARDS[card].face()})
 
     def _reshuffle(self, s: MojoState) -> None:
         """Every discard but the top card(s) becomes the new draw pile."""
         pool = [c for p in s.discard_piles for c in p[:-1]]
         s.discard_piles = [p[-1:] for p in s.discard_piles]
         s.draw_pile = s.rng.shuffled(pool)
-        self._event(s, {"kind": "reshuffle", "count": len(pool)})
+        self._event(s, {"type": "reshuffle", "count": len(pool)})
 
     def _end_turn(self, s: MojoState, seat: int) -> None:
         s.turn_pile = None
@@ -291,13 +274,13 @@ class MojoEngine(Engine[MojoState]):
         if hand and len(hand) <= self._limit(s):
             s.face_down[seat].extend(hand)
             s.hands[seat] = []
-            self._event(s, {"kind": "mojo_time", "seat": seat, "count": len(s.face_down[seat])})
+            self._event(s, {"type": "mojo_time", "seat": seat, "count": len(s.face_down[seat])})
         s.current = (seat + s.direction) % s.players
 
     def _reveal(self, s: MojoState, seat: int, card: int) -> None:
         s.face_down[seat].remove(card)
         s.revealed[seat].append(card)
-        self._event(s, {"kind": "reveal", "seat": seat, "card": CARDS[card].face()})
+        self._event(s, {"type": "reveal", "seat": seat, "card": CARDS[card].face()})
         if not s.face_down[seat]:
             self._end_round(s, seat)
         else:
@@ -320,7 +303,7 @@ class MojoEngine(Engine[MojoState]):
             ],
         }
         self._event(
-            s, {"kind": "round_end", "round": s.round, "seat": ender, "scores": scores, "mojo_face": face}
+            s, {"type": "round_end", "round": s.round, "seat": ender, "scores": scores, "mojo_face": face}
         )
         if max(s.totals()) >= s.target:
             s.over = True
@@ -351,16 +334,17 @@ class MojoEngine(Engine[MojoState]):
 
     def view(self, state: MojoState, seat: int | None) -> dict[str, Any]:
         s = state
-        mine = seat is not None and 0 <= seat < s.players
+        check_seat(seat, s.players)
         events = [
             {k: v for k, v in e.items() if k != "card"}
-            if e["kind"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
+            if e["type"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
             else json_copy(e)
             for e in s.events
         ]
         return {
             "game": "mojo",
-            "you": seat if mine else None,
+            "seat": seat,
+            "players": s.players,
             "round": s.round,
             "target": s.target,
             "double_discard": s.double_discard,
@@ -387,23 +371,28 @@ class MojoEngine(Engine[MojoState]):
                 for i in range(s.players)
             ],
             "hand": [CARDS[c].to_json() for c in sorted(s.hands[seat], key=_hand_order)]
-            if mine and seat is not None
+            if seat is not None
             else [],
-            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if mine and seat is not None else [],
+            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if seat is not None else [],
             "events": events,
             "last_round": json_copy(s.last_round),
         }
 
     # -- persistence --------------------------------------------------------
     def dump(self, state: MojoState) -> dict[str, Any]:
-        data = {f.name: getattr(state, f.name) for f in fields(state)}
-        data["rng"] = state.rng.dump()
-        return copy.deepcopy(data)
+        return CODEC.dump(state)
 
     def load(self, data: dict[str, Any]) -> MojoState:
-        values = copy.deepcopy(data)
-        values["rng"] = Rng.load(values["rng"])
-        return MojoState(**values)
+        return CODEC.load(data)
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """States stored before events had seq/type (their events said "kind")."""
+    data["events"], data["event_seq"] = upgrade_events(data["events"], "kind", data.get("event_seq"))
+    return data
+
+
+CODEC = StateCodec(MojoState, upgrade=_upgrade)
 
 
 def _hand_order(card: int) -> tuple[int, int]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
 
@@ -12,6 +13,7 @@ from app.config import Settings, sqlalchemy_url
 from app.db import upgrade
 from app.main import create_app
 from engines.core import game_ids, get_engine, registry
+from tests.servers import ServeProcess
 
 
 @pytest.fixture
@@ -74,3 +76,14 @@ def test_motable_games_registers_extra_games_at_start(migrated: str, monkeypatch
     monkeypatch.setenv("MOTABLE_GAMES", "tiny")
     with pytest.raises(ValueError, match=r"id=package\.module"):
         create_app(Settings(database_url=migrated, bot_delay=0))
+
+
+def test_a_served_process_plays_a_game_named_in_motable_games(
+    sqlite_url: str, spawn: Callable[[dict[str, str]], ServeProcess]
+) -> None:
+    server = spawn({"DATABASE_URL": sqlite_url, "MOTABLE_GAMES": "tiny=tests.app.tiny_game"})
+    games = {g["id"]: g for g in httpx.get(f"{server.base_url}/api/games").json()}
+    assert games["tiny"]["winner"] == "lowest_total"
+    room = httpx.post(f"{server.base_url}/api/rooms", json={"game": "tiny", "name": "Ann"})
+    assert room.status_code == 201
+    assert "tiny" in _listed(httpx.get(f"{server.base_url}/").text)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from engines.core import Action, Engine, GameSpec, Options, RandomBot, Result, Rng, Scorepad
+from engines.core import Action, Engine, GameSpec, Options, RandomBot, Result, Rng, Scorepad, check_seat
 
 HAND = 2
 
@@ -86,8 +86,18 @@ class TinyEngine(Engine[TinyState]):
         )
 
     def view(self, state: TinyState, seat: int | None) -> dict[str, Any]:
+        check_seat(seat, state.players)
+        # Every round has players * HAND plays and seat 0 opens each, so the numbering follows.
+        first = (state.round - 1) * state.players * HAND
         return {
+            "game": self.spec.id,
+            "seat": seat,
+            "players": state.players,
             "round": state.round,
+            "events": [
+                {"seq": first + i + 1, "type": "play", "seat": i % state.players, "value": value(c)}
+                for i, c in enumerate(state.played)
+            ],
             "hand": [{"id": c, "value": value(c)} for c in state.hands[seat]] if seat is not None else [],
             "hand_counts": [len(h) for h in state.hands],
             "played": [{"id": c, "value": value(c)} for c in state.played],

@@ -7,7 +7,16 @@ from typing import Any
 
 import pytest
 
-from engines.core import EngineError, all_engines, conformance, game_ids, get_engine
+from engines.core import (
+    EngineError,
+    all_engines,
+    conformance,
+    game_ids,
+    get_bots,
+    get_engine,
+    register,
+    unregister,
+)
 
 PLAYOUTS_PER_ENGINE = 200
 
@@ -93,3 +102,35 @@ def test_player_counts_outside_the_box_are_refused(game: str) -> None:
         with pytest.raises(EngineError) as err:
             engine.setup(players, 1, options)
         assert err.value.code == "invalid_request"
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_seat_options_name_a_seat_at_the_table(game: str) -> None:
+    engine = get_engine(game)
+    conformance.check_seat_options(engine)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_views_refuse_seats_outside_the_match(game: str) -> None:
+    engine = get_engine(game)
+    for players in _player_counts(engine):
+        state = engine.setup(players, 5, engine.spec.parse_options({}))
+        for seat in (-1, players, True):
+            with pytest.raises(EngineError) as err:
+                engine.view(state, seat)
+            assert err.value.code == "invalid_request"
+
+
+def test_the_tiny_test_game_conforms_too() -> None:
+    """The test game the server tests and the generic renderer use keeps the same envelope and events."""
+    register("tiny", "tests.app.tiny_game")
+    try:
+        engine = get_engine("tiny")
+        for seed in range(6):
+            playout = conformance.random_playout(engine, 2 + seed % 2, seed, check_every_step=True)
+            assert engine.result(playout.final) is not None
+        conformance.check_seat_options(engine)
+        positions, decisions = conformance.check_every_bot(engine, get_bots("tiny"))
+        assert positions and decisions >= positions
+    finally:
+        unregister("tiny")

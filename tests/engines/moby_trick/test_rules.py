@@ -45,7 +45,7 @@ def test_the_drawn_card_sets_trump_and_token_and_a_five_is_redrawn() -> None:
     for seed in range(60):
         state = fresh(3, seed)
         start = state.events[0]
-        assert start["event"] == "round_start" and start["drawn"]["value"] != 5
+        assert start["type"] == "round_start" and start["drawn"]["value"] != 5
         assert state.trump == start["drawn"]["family"]
         assert state.token == (1 if start["drawn"]["value"] < 5 else 9)
 
@@ -55,7 +55,7 @@ def test_bad_player_counts_and_first_player_are_refused() -> None:
         fresh(5)
     with pytest.raises(InvalidOptions):
         fresh(1)
-    with pytest.raises(InvalidOptions):
+    with pytest.raises(InvalidOptions, match="first_player names seat 2"):
         fresh(2, first_player=2)
     with pytest.raises(InvalidOptions):
         ENGINE.spec.parse_options({"target": 30, "bogus": 1})
@@ -87,6 +87,21 @@ def test_a_first_bonus_stays_hidden_until_all_have_chosen() -> None:
     assert state.phase == PLAY and state.bonuses[1] == [pick["card"]]
     assert pick["card"] in set(card_ids(ENGINE.view(state, 0)))
     assert all(len(h) == 8 for h in state.hands)
+
+
+def test_no_first_player_lets_the_seed_choose_the_leader() -> None:
+    random_start = ENGINE.spec.parse_options({"first_player": None})
+    leaders = [ENGINE.setup(3, seed, random_start).round_leader for seed in range(30)]
+    assert leaders[:5] == [ENGINE.setup(3, seed, random_start).round_leader for seed in range(5)]
+    assert set(leaders) == {0, 1, 2}
+
+
+def test_view_of_a_seat_outside_the_match_is_refused() -> None:
+    state = fresh(3)
+    for seat in (-1, 3):
+        with pytest.raises(EngineError) as err:
+            ENGINE.view(state, seat)
+        assert err.value.code == "invalid_request"
 
 
 def test_first_player_option_leads_the_first_trick_and_later_rounds_rotate() -> None:
@@ -425,7 +440,7 @@ def test_a_tie_for_the_top_at_the_target_plays_another_round() -> None:
     state = last_trick([23, 29, 0])
     assert ENGINE.scorepad(state).totals == [30, 30, 0]
     assert state.phase == SET_ASIDE and state.round_number == 2 and ENGINE.result(state) is None
-    assert state.events[-2]["event"] == "tie"
+    assert state.events[-2]["type"] == "tie"
 
 
 def test_the_target_is_an_option() -> None:
@@ -479,7 +494,7 @@ def test_events_name_cards_by_family_and_value_only() -> None:
     state = finish_round(state)
     events = ENGINE.view(state, None)["events"]
     assert events and not list(card_ids(events))
-    assert {"play", "trick", "round_end", "round_start"} <= {e["event"] for e in events}
+    assert {"play", "trick", "round_end", "round_start"} <= {e["type"] for e in events}
 
 
 def test_round_number_and_scorepad_follow_the_rounds() -> None:

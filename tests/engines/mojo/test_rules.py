@@ -55,6 +55,19 @@ def test_first_round_starts_with_the_chosen_seat() -> None:
     with pytest.raises(EngineError) as err:
         ENGINE.setup(3, 3, ENGINE.spec.parse_options({"first_seat": 5}))
     assert err.value.code == "invalid_request"
+    assert "first_seat names seat 5" in err.value.message and "seats 0 to 2" in err.value.message
+
+
+def test_no_first_seat_lets_the_seed_choose_who_starts() -> None:
+    random_start = ENGINE.spec.parse_options({"first_seat": None})
+    starters = {seed: ENGINE.to_act(ENGINE.setup(4, seed, random_start)) for seed in range(40)}
+    assert all(starters[seed] == ENGINE.to_act(ENGINE.setup(4, seed, random_start)) for seed in range(5))
+    assert set().union(*starters.values()) == {0, 1, 2, 3}
+    # A named seat deals exactly as before, so stored matches replay unchanged.
+    named = ENGINE.spec.parse_options({"first_seat": 0})
+    assert ENGINE.dump(ENGINE.setup(4, 9, named)) == ENGINE.dump(
+        ENGINE.setup(4, 9, ENGINE.spec.parse_options({}))
+    )
 
 
 # -- one turn ------------------------------------------------------------------------
@@ -108,7 +121,7 @@ def test_empty_draw_pile_reshuffles_all_discards_but_the_top() -> None:
     assert faces(after.discard_piles[0]) == [("red", 11)]
     assert len(after.draw_pile) == under  # the old top went under the 11 and into the shuffle
     assert len(after.hands[0]) == 5
-    assert any(e["kind"] == "reshuffle" for e in after.events)
+    assert any(e["type"] == "reshuffle" for e in after.events)
 
 
 # -- Mojo Time -------------------------------------------------------------------------
@@ -308,15 +321,15 @@ def test_views_show_own_hand_and_only_counts_of_others() -> None:
         assert [s["hand_count"] for s in view["seats"]] == [8, 8, 8, 8]
         assert "hand" not in view["seats"][0]
     spectator = ENGINE.view(state, None)
-    assert spectator["hand"] == [] and spectator["you"] is None
+    assert spectator["hand"] == [] and spectator["seat"] is None
     assert spectator["draw_pile"] == 78 - 33
 
 
 def test_a_deck_draw_is_told_only_to_the_drawer() -> None:
     state = position([[("red", 11), *FILLER], FILLER], [("green", 2)], draw_top=[("blue", 0)])
     after = play(state, ("red", 11))
-    mine = [e for e in ENGINE.view(after, 0)["events"] if e["kind"] == "draw"]
-    theirs = [e for e in ENGINE.view(after, 1)["events"] if e["kind"] == "draw"]
+    mine = [e for e in ENGINE.view(after, 0)["events"] if e["type"] == "draw"]
+    theirs = [e for e in ENGINE.view(after, 1)["events"] if e["type"] == "draw"]
     assert mine[0]["card"] == {"colour": "blue", "value": 0}
     assert "card" not in theirs[0]
 
