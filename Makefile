@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-browser lint bench setup chromium clean
+.PHONY: run test test-fast test-js test-browser lint bench setup chromium clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -26,13 +26,18 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	@for f in static/js/*.js static/js/games/*.js; do node --experimental-default-type=module --check $$f || exit 1; done
+
+## make test-js: the browser client's DOM-free modules under Node's own test runner.
+test-js:
+	node --test tests/js/
 
 ## make test: set up (virtualenv, packages, Chromium) and run lint plus every test.
-test: $(STAMP) chromium lint
+test: $(STAMP) chromium lint test-js
 	$(VENV)/bin/pytest -m "not browser"
 	$(VENV)/bin/pytest -m browser
 
-test-fast: $(STAMP)
+test-fast: $(STAMP) test-js
 	$(VENV)/bin/pytest -m "not browser and not slow"
 
 test-browser: $(STAMP) chromium

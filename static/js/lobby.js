@@ -1,6 +1,8 @@
 // The lobby: create a room with options built from the game's JSON Schema, and list this browser's rooms.
 
-import { api, fill, seats, playerName, h } from "./core.js";
+import { api } from "./api.js";
+import { fill, h } from "./dom.js";
+import { playerName, seats } from "./storage.js";
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const form = document.getElementById("create-form");
@@ -25,10 +27,6 @@ function resolve(schema, node) {
   return node;
 }
 
-function ordinal(seat) {
-  return ["", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"][seat] || `${seat + 1}th`;
-}
-
 // One input per option, chosen by the schema's type; the server validates again.
 function optionField(schema, key, raw) {
   const prop = resolve(schema, raw) || {};
@@ -42,24 +40,6 @@ function optionField(schema, key, raw) {
       { class: "field field-check", for: id },
       h("input", { id, type: "checkbox", name: key, "data-kind": "boolean", checked: prop.default === true }),
       h("span", {}, label, help),
-    );
-  }
-  if (prop["x-motable-widget"] === "seat") {
-    // Seats are numbered from 0 in the API; people think of the order they joined in.
-    const last = prop.maximum ?? 7;
-    const seatNames = Array.from({ length: last + 1 }, (_, seat) =>
-      seat === 0 ? "You (the host)" : `Player ${seat + 1} (joins ${ordinal(seat)})`,
-    );
-    return h(
-      "label",
-      { class: "field", for: id },
-      h("span", {}, label),
-      h(
-        "select",
-        { id, name: key, "data-kind": "number" },
-        seatNames.map((name, seat) => h("option", { value: String(seat), selected: seat === (prop.default ?? 0) }, name)),
-      ),
-      help,
     );
   }
   if (choices.length) {
@@ -111,7 +91,12 @@ function selectedGame() {
 function showOptions() {
   const game = selectedGame();
   const schema = game?.options_schema;
-  const properties = Object.entries(schema?.properties || {});
+  // Who starts is asked on the start screen, from the players actually seated; a seat
+  // option (a number the API speaks) is not a question for the room's creator.
+  const asked = game?.starter?.option;
+  const properties = Object.entries(schema?.properties || {}).filter(
+    ([key, prop]) => key !== asked && resolve(schema, prop)?.["x-motable-widget"] !== "seat",
+  );
   optionsBox.hidden = !properties.length;
   fill(optionsFields, ...properties.map(([key, prop]) => optionField(schema, key, prop)));
   for (const label of form.querySelectorAll(".game-choice")) {

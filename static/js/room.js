@@ -1,7 +1,11 @@
 // The room page: join or watch, the waiting room, then the game table, score pad and game end.
 
-import { api, ApiError, RoomConnection, fill, loadRenderer, seats, playerName, h, listWords } from "./core.js";
-import { renderScorepad } from "./scorepad.js";
+import { api, ApiError } from "./api.js";
+import { RoomConnection } from "./connection.js";
+import { fill, h } from "./dom.js";
+import { renderPanel } from "./panels.js";
+import { playerName, seats } from "./storage.js";
+import { listWords } from "./words.js";
 
 const root = document.getElementById("room");
 const roomId = root.dataset.roomId;
@@ -13,11 +17,11 @@ const page = {
   games: null,
   seat: null, // { seat, token, name } when this browser holds a seat here
   connection: null,
-  renderer: null,
-  rendererGame: null,
+  table: null, // { game, renderer } once a game's table is mounted
+  mounting: null,
   state: null,
   myTurn: false,
-  roomRefresh: null,
+  sawStart: false,
   joinReason: null,
   moveErrorTimer: null,
 };
@@ -41,6 +45,11 @@ function seatName(seat) {
 
 function gameTitle() {
   return titles[page.room?.game] || page.room?.game || "Game";
+}
+
+/** The descriptor `GET /api/games` serves for this room's game. */
+function descriptor() {
+  return page.games?.find((g) => g.id === page.room?.game) || null;
 }
 
 function showError(id, error) {
@@ -124,7 +133,7 @@ function showConnection(status, detail) {
 // Joining and watching
 
 function freeSeatCount() {
-  const game = page.games?.find((g) => g.id === page.room.game);
+  const game = descriptor();
   if (!game) return 1;
   return game.max_players - page.room.seats.length;
 }
@@ -189,6 +198,7 @@ function startLive() {
   page.connection = connection;
   connection.on("status", (status, detail) => {
     showConnection(status, detail);
+    // Seats or status may have changed while the socket was down.
     if (status === "open") refreshRoom();
     if (status === "rejected" && page.seat) {
       // The server no longer knows this token (database reset, or a different server).
@@ -213,13 +223,6 @@ async function refreshRoom() {
   }
 }
 
-// The score pad lives in the room body, which is pushed when seats or status
-// change; a new round or the game's end is caught from the state and fetched.
-function scheduleRoomRefresh() {
-  clearTimeout(page.roomRefresh);
-  page.roomRefresh = setTimeout(refreshRoom, 150);
-}
-
 function setRoom(room) {
   page.room = room;
   if (page.seat) {
@@ -230,19 +233,9 @@ function setRoom(room) {
 
 function onState(state, previous) {
   page.state = state;
+  if (state.status === "waiting") page.sawStart = true;
   // Exposed for tests and debugging: which state version this page shows.
   document.body.dataset.version = String(state.version);
-  const roundNow = state.view?.round;
-  const roundBefore = previous?.view?.round;
-  if (
-    !previous ||
-    previous.status !== state.status ||
-    roundNow !== roundBefore ||
-    JSON.stringify(previous.result) !== JSON.stringify(state.result) ||
-    state.status !== page.room?.status
-  ) {
-    scheduleRoomRefresh();
-  }
   const mySeat = state.seat;
   const myTurn = mySeat !== null && mySeat !== undefined && (state.to_act || []).includes(mySeat);
   if (myTurn && !page.myTurn) {
@@ -320,7 +313,7 @@ function render() {
 function renderWaiting() {
   const room = page.room;
   const list = $("seat-list");
-  const game = page.games?.find((g) => g.id === room.game);
+  const game = descriptor();
   const max = game?.max_players ?? room.seats.length;
   fill(list, 
     ...room.seats.map((s) =>
@@ -362,6 +355,7 @@ function renderWaiting() {
   } else {
     note = "You are watching. The game begins when the host starts it.";
   }
+  renderStarter(game, isHost);
   $("waiting-note").textContent = note;
   $("waiting-note").classList.toggle("is-pulsing", !isHost);
   if (!page.seat && freeSeatCount() > 0 && !$("waiting-note").querySelector("button")) {
@@ -369,12 +363,41 @@ function renderWaiting() {
   }
 }
 
-async function hostAction(path, button) {
+// Who starts is asked when the game starts, from the players actually seated (the game's
+// descriptor names the question); "Random" lets the deal decide.
+function renderStarter(game, isHost) {
+  const field = $("starter-field");
+  const starter = game?.starter;
+  field.hidden = !isHost || !starter;
+  if (field.hidden) return;
+  $("starter-question").textContent = starter.question;
+  const select = $("starter-choice");
+  const seatsHere = page.room.seats;
+  const key = JSON.stringify(seatsHere.map((s) => [s.seat, s.name]));
+  if (select.dataset.key === key) return;
+  select.dataset.key = key;
+  // Keep the host's pick while people join; start from the room's option if it names a seated player.
+  const kept = select.value || String(page.room.options?.[starter.option] ?? "random");
+  fill(
+    select,
+    h("option", { value: "random" }, "Random"),
+    seatsHere.map((s) => h("option", { value: String(s.seat) }, s.seat === page.seat?.seat ? `${s.name} (you)` : s.name)),
+  );
+  select.value = [...select.options].some((o) => o.value === kept) ? kept : "random";
+}
+
+function startBody() {
+  if ($("starter-field").hidden) return {};
+  const choice = $("starter-choice").value;
+  return { starter: choice === "random" ? "random" : Number(choice) };
+}
+
+async function hostAction(path, button, body = {}) {
   button.disabled = true;
   try {
-    const body = await api("POST", `/api/rooms/${roomId}/${path}`, { body: {}, token: page.seat.token });
+    const answer = await api("POST", `/api/rooms/${roomId}/${path}`, { body, token: page.seat.token });
     showError("host-error", null);
-    if (body && body.room_id) setRoom(body);
+    if (answer && answer.room_id) setRoom(answer);
     else refreshRoom();
   } catch (error) {
     showError("host-error", error);
@@ -383,25 +406,85 @@ async function hostAction(path, button) {
   }
 }
 
+/** Load a game's renderer by convention: `games/<id>.js` (or the generic table) and its
+ * stylesheet `css/games/<id>.css` when it has one, linked before the table is drawn. */
+async function loadTable(gameId) {
+  if (!/^[a-z][a-z0-9-]*$/.test(gameId)) throw new Error(`bad game id ${gameId}`);
+  const href = `/static/css/games/${gameId}.css`;
+  const styled = new Promise((resolve) => {
+    if (document.querySelector(`link[href="${href}"]`)) return resolve();
+    const link = h("link", { rel: "stylesheet", href });
+    link.addEventListener("load", resolve);
+    // A game without a stylesheet of its own is drawn with the table kit's styles alone.
+    link.addEventListener("error", () => {
+      link.remove();
+      resolve();
+    });
+    document.head.append(link);
+  });
+  let module;
+  try {
+    module = await import(`/static/js/games/${gameId}.js`);
+  } catch (error) {
+    console.warn(`no renderer for ${gameId}, using the generic one`, error);
+    module = await import("/static/js/games/generic.js");
+  }
+  await styled;
+  return module;
+}
+
+function unmountTable() {
+  page.table?.renderer.destroy?.();
+  page.table = null;
+}
+
+async function mountTable(gameId) {
+  const module = await loadTable(gameId);
+  if (page.room?.game !== gameId) return;
+  unmountTable();
+  const renderer = module.mount($("table"), {
+    act,
+    seatName,
+    announce,
+    get mySeat() {
+      return page.seat ? page.seat.seat : null;
+    },
+    // This page saw the room before the deal, so everything the match has logged is news to it.
+    get sawStart() {
+      return page.sawStart;
+    },
+  });
+  page.table = { game: gameId, renderer };
+}
+
 async function renderGame() {
   const room = page.room;
-  if (page.rendererGame !== room.game) {
-    page.rendererGame = room.game;
-    const module = await loadRenderer(room.game);
-    page.renderer = module.mount($("table"), {
-      act,
-      seatName,
-      announce,
-      get mySeat() {
-        return page.seat ? page.seat.seat : null;
-      },
+  if (page.table?.game !== room.game) {
+    page.mounting ||= mountTable(room.game).finally(() => {
+      page.mounting = null;
     });
+    await page.mounting;
+    if (page.table?.game !== room.game) return;
   }
-  if (page.state && page.renderer) page.renderer.update(page.state, room);
-  renderScorepad($("scorepad"), room, page.state, seatName, { higherWins: Boolean(page.renderer?.higherWins) });
+  if (page.state) page.table.renderer.update(page.state, room);
+  renderSide();
   renderGameOver();
   const turnMark = page.myTurn ? "● Your turn · " : "";
   document.title = `${turnMark}${gameTitle()} · Motable`;
+}
+
+// The side panel the game's descriptor asks for: a points score pad, stars or a progress track.
+const PANEL_TITLES = { points: "Score pad", stars: "Stars", progress: "Progress" };
+
+function renderSide() {
+  const game = descriptor();
+  // The score pad's "leading" mark follows the descriptor's winner rule; the goal line, when
+  // there is one, comes from the game's own table (its view is the game's business).
+  const winner = game?.winner || "lowest_total";
+  const goal = (page.state && page.table?.renderer.goal?.(page.state)) ?? null;
+  const panel = game?.panel || "points";
+  $("scorepad-title").textContent = PANEL_TITLES[panel] || PANEL_TITLES.points;
+  renderPanel(panel, $("scorepad"), page.room, page.state, seatName, { winner, goal });
 }
 
 function renderGameOver() {
@@ -517,7 +600,7 @@ async function init() {
   $("watch-button").addEventListener("click", watch);
   $("move-error-close").addEventListener("click", () => showMoveError(null));
   $("bot-button").addEventListener("click", (e) => hostAction("bots", e.currentTarget));
-  $("start-button").addEventListener("click", (e) => hostAction("start", e.currentTarget));
+  $("start-button").addEventListener("click", (e) => hostAction("start", e.currentTarget, startBody()));
   for (const button of document.querySelectorAll("#copy-button, .copy-again")) {
     button.addEventListener("click", copyFrom);
   }

@@ -1,6 +1,6 @@
 // The score pad every game shares: points per round, totals, and a chart of running totals.
 
-import { fill, h } from "./core.js";
+import { fill, h } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Each seat gets a colour AND a dash pattern AND a marker, so the lines stay
@@ -115,19 +115,25 @@ function legendSwatch(seat) {
   return root;
 }
 
-/** Render `room.scorepad` into `container`: a table and a line chart. The lowest total is
- * marked as leading unless the game's renderer says `higherWins`. */
-export function renderScorepad(container, room, state, seatName, { higherWins = false } = {}) {
+/** The best total so far for a game won by `winner` (the descriptor's "lowest_total",
+ * "highest_total" or "first_to_goal"). */
+export function bestTotal(totals, winner) {
+  return winner === "lowest_total" ? Math.min(...totals) : Math.max(...totals);
+}
+
+/** Render `room.scorepad` into `container`: a table and a line chart, the best total
+ * by the game's `winner` marked as leading. */
+export function renderScorepad(container, room, state, seatName, { winner = "lowest_total", goal = null } = {}) {
   const pad = room.scorepad || { rounds: [], totals: [] };
   const seatCount = room.seats.length;
-  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners, higherWins]);
+  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners, winner, goal]);
   if (container.dataset.key === key) return;
   container.dataset.key = key;
   const names = room.seats.map((s) => seatName(s.seat));
   const winners = new Set(state?.result?.winners || []);
   const totals = pad.totals.length ? pad.totals : new Array(seatCount).fill(0);
-  const best = higherWins ? Math.max(...totals) : Math.min(...totals);
-  const target = room.options?.target ?? state?.view?.target ?? null;
+  const best = bestTotal(totals, winner);
+  const target = goal;
 
   const head = h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((name, seat) => h("th", { scope: "col" }, legendSwatch(seat), " ", name)));
   const body = pad.rounds.map((round, i) =>

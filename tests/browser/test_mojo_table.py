@@ -99,9 +99,16 @@ def test_reload_returns_to_the_same_seat_and_state(
     server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
     ann = new_player()
+    sockets: list[str] = []
+    ann.on("websocket", lambda socket: sockets.append(socket.url))
     url = create_room(ann, server.base_url, "Ann")
     add_bot_and_start(ann, seats_before_bot=1)
     wait_for_turn(ann)
+    # The seat's token goes in the socket's first message, never in an address a log could keep.
+    token = ann.evaluate(
+        "JSON.parse(localStorage.getItem('motable.seats'))[location.pathname.split('/').pop()].token"
+    )
+    assert sockets and all("token" not in address and token not in address for address in sockets)
     expect(ann).to_have_title(re.compile("Your turn"))
     expect(ann.locator("#announcer")).to_have_text("Your turn.")
 
@@ -208,20 +215,29 @@ def test_double_discard_variant_plays_to_the_end(
     play_until([ann], lambda: game_over(ann))
 
 
-def test_who_starts_is_chosen_as_a_player_not_a_number(
+def test_the_host_chooses_who_starts_from_the_seated_players(
     server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
-    ann = new_player()
+    ann, bo = new_player(), new_player(375, 800)
+    url = create_room(ann, server.base_url, "Ann")
+    # The room's creator is not asked for a seat number: who starts is a start-time question.
     ann.goto(server.base_url + "/")
-    ann.fill("#player-name", "Ann")
     ann.check('input[name="game"][value="mojo"]')
-    options = ann.locator("#opt-first_seat option").all_inner_texts()
-    assert options[:2] == ["You (the host)", "Player 2 (joins second)"] and len(options) == 8
-    ann.select_option("#opt-first_seat", label="Player 2 (joins second)")
-    ann.click("#create-button")
-    ann.wait_for_url("**/r/**")
-    room = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(ann.url)}").json()
-    assert room["options"]["first_seat"] == 1
+    expect(ann.locator("#options-fields")).not_to_contain_text("starts")
+    ann.goto(url)
+    expect(ann.locator("#starter-question")).to_have_text("Who starts?")
+    join_room(bo, url, "Bo")
+    expect(bo.locator("#starter-field")).to_be_hidden()
+    ann.click("#bot-button")
+    expect(ann.locator("#starter-choice option")).to_have_count(4)
+    assert ann.locator("#starter-choice option").all_inner_texts() == ["Random", "Ann (you)", "Bo", "Bot 2"]
+    ann.select_option("#starter-choice", label="Bo")
+    ann.click("#start-button")
+
+    bo.wait_for_selector(".mojo-mine.is-current")
+    state = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}/state").json()
+    assert state["to_act"] == [1]
+    expect(ann.locator("#turn-status")).to_contain_text("Bo is playing")
 
 
 @pytest.mark.parametrize("width", [375, 1280])

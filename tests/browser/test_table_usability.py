@@ -127,7 +127,7 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
     text = page.evaluate(
         """async () => {
             const { describeEvents } = await import('/static/js/games/mojo.js');
-            const end = { kind: 'round_end', round: 2, seat: 0, scores: [3, 9], mojo_face: 'plus10' };
+            const end = { seq: 7, type: 'round_end', round: 2, seat: 0, scores: [3, 9], mojo_face: 'plus10' };
             return describeEvents([end], (s) => (s === 0 ? 'You' : 'Bo'), 1)[0].text;
         }"""
     )
@@ -139,8 +139,8 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
             const { describeEvent } = await import('/static/js/games/moby-trick.js');
             const name = (s, object) => (s === 0 ? (object ? 'you' : 'You') : 'Bo');
             return [
-                describeEvent({ event: 'leader', chooser: 1, seat: 1 }, name).text,
-                describeEvent({ event: 'leader', chooser: 1, seat: 0 }, name).text,
+                describeEvent({ seq: 3, type: 'leader', chooser: 1, seat: 1 }, name).text,
+                describeEvent({ seq: 4, type: 'leader', chooser: 1, seat: 0 }, name).text,
             ];
         }"""
     )
@@ -163,17 +163,38 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
     )
     assert leading == ["4 (leading)"]
 
+    # The side panel the descriptor names, the leader by its winner rule: stars won high, a progress track.
+    panels = page.evaluate(
+        """async () => {
+            const { renderPanel } = await import('/static/js/panels.js');
+            const room = {
+                seats: [{ seat: 0, name: 'Ann' }, { seat: 1, name: 'Bo' }],
+                scorepad: { rounds: [[6, 4]], totals: [6, 4] },
+            };
+            const name = (s) => room.seats[s].name;
+            const box = document.createElement('div');
+            document.body.append(box);
+            renderPanel('stars', box, room, null, name, { winner: 'highest_total' });
+            const stars = [...box.querySelectorAll('li')].map((li) => [li.className, li.textContent]);
+            renderPanel('progress', box, room, null, name, { winner: 'first_to_goal', goal: 9 });
+            const tracks = [...box.querySelectorAll('progress')].map(
+                (p) => [p.value, p.max, p.getAttribute('aria-label')],
+            );
+            return { stars, tracks };
+        }"""
+    )
+    assert panels["stars"] == [["is-leading", "Ann★★★★★★6 (leading)"], ["", "Bo★★★★4"]]
+    assert panels["tracks"] == [[6, 9, "Ann: 6 of 9"], [4, 9, "Bo: 4 of 9"]]
+
 
 def test_mojo_says_what_the_others_played(server: ServeProcess, new_player: Callable[..., Page]) -> None:
     ann = new_player()
-    ann.goto(server.base_url + "/")
-    ann.fill("#player-name", "Ann")
-    ann.check('input[name="game"][value="mojo"]')
-    # The bot (the second to join) plays first, so Ann's first turn follows its move.
-    ann.select_option("#opt-first_seat", label="Player 2 (joins second)")
-    ann.click("#create-button")
-    ann.wait_for_url("**/r/**")
-    add_bot_and_start(ann, seats_before_bot=1)
+    create_room(ann, server.base_url, "Ann")
+    ann.click("#bot-button")
+    expect(ann.locator("#seat-list .presence.is-bot")).to_have_count(1)
+    # The bot plays first, so Ann's first turn follows its move.
+    ann.select_option("#starter-choice", label="Bot 1")
+    ann.click("#start-button")
     ann.wait_for_selector(".mojo-mine.is-current")
     announcer = ann.locator("#announcer")
     expect(announcer).to_have_attribute("aria-live", "polite")

@@ -1,19 +1,9 @@
 // The Moby Trick table: trump and value token, the trick, your hand by family, bonuses, rewards and the log.
 // It reads the view and legal_actions only; every rule stays on the server.
 
-import { countFresh, fill, h, listWords } from "../core.js";
-
-// The table's own stylesheet, loaded once before the first table is drawn so it never flashes unstyled.
-const STYLESHEET = "/static/css/games/moby-trick.css";
-if (!document.querySelector(`link[href="${STYLESHEET}"]`)) {
-  const link = h("link", { rel: "stylesheet", href: STYLESHEET });
-  const loaded = new Promise((resolve) => {
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve);
-  });
-  document.head.append(link);
-  await loaded;
-}
+import { fill, h } from "../dom.js";
+import { tableKit } from "../table-kit.js";
+import { listWords } from "../words.js";
 
 // Each family has a symbol and a name on every card, so nothing depends on telling colours apart.
 const FAMILY_ORDER = ["orca", "narwhal", "blue_whale", "sperm_whale"];
@@ -140,7 +130,7 @@ function agree(subject, singular, plural) {
 
 /** One event as a sentence, or null for events shown some other way. */
 export function describeEvent(event, name) {
-  switch (event.event) {
+  switch (event.type) {
     case "round_start":
       return {
         text: `Round ${event.round}: ${cardWords(event.drawn)} was drawn, so ${familyPlural(event.trump)} are trump and the token shows ${tokenWords(event.token)}. ${agree(name(event.leader), "leads", "lead")}.`,
@@ -186,29 +176,29 @@ export function describeEvent(event, name) {
 
 /** The cards of the trick that just ended, rebuilt from the events (the view clears the trick once it is taken). */
 function lastTrickFrom(events) {
-  const end = events.map((e) => e.event).lastIndexOf("trick");
+  const end = events.map((e) => e.type).lastIndexOf("trick");
   if (end < 0) return null;
   const plays = [];
   for (let i = end - 1; i >= 0; i -= 1) {
-    const kind = events[i].event;
+    const kind = events[i].type;
     if (kind === "play") plays.unshift(events[i]);
     else if (kind !== "bonus") break;
   }
   const trickEvent = events[end];
   const after = events.slice(end + 1);
   // Once a new trick or round has begun, the old trick is no longer the news.
-  if (after.some((e) => e.event === "play" || e.event === "round_start")) return null;
+  if (after.some((e) => e.type === "play" || e.type === "round_start")) return null;
   return { plays, taken: trickEvent, index: end };
 }
 
 export function mount(root, ctx) {
   const els = {
-    seats: h("div", { class: "moby-seats", role: "list", "aria-label": "Other players" }),
+    seats: h("div", { class: "table-seats", role: "list", "aria-label": "Other players" }),
     compass: h("section", { class: "moby-compass", "aria-label": "Trump and value token" }),
     trick: h("section", { class: "moby-trick", "aria-label": "The trick" }),
-    status: h("p", { class: "moby-status", id: "turn-status" }),
+    status: h("p", { class: "table-status", id: "turn-status" }),
     choice: h("section", { class: "moby-choice", hidden: true }),
-    mine: h("section", { class: "moby-mine", "aria-label": "Your cards" }),
+    mine: h("section", { class: "table-mine moby-mine", "aria-label": "Your cards" }),
     log: h("ol", { class: "log-list", id: "game-log" }),
   };
   const felt = h(
@@ -223,36 +213,11 @@ export function mount(root, ctx) {
   const table = h("div", { class: "moby" }, felt, h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log));
   fill(root, table);
 
-  let previous = null;
   let lastState = null;
-  let lastRoom = null;
-  let lastVersion = null;
-  // One move at a time: until the server's answer shows up, further clicks are ignored
-  // (a second move sent with the same version would only be refused as stale).
-  let busy = false;
-  let focusLost = false;
-
-  function me() {
-    return ctx.mySeat;
-  }
-
-  function name(seat, object = false) {
-    if (seat === me()) return object ? "you" : "You";
-    return ctx.seatName(seat);
-  }
-
-  async function send(action) {
-    if (busy) return;
-    busy = true;
-    table.classList.add("is-busy");
-    try {
-      await ctx.act(action);
-    } catch {
-      busy = false;
-      table.classList.remove("is-busy");
-      if (lastState) update(lastState, lastRoom);
-    }
-  }
+  const kit = tableKit(root, ctx, { redraw: () => lastState && update(lastState) });
+  const send = (action) => kit.send(action);
+  const me = () => ctx.mySeat;
+  const name = (seat, object = false) => kit.name(seat, object);
 
   function actionButtonAttrs(action, key) {
     return { "data-action": action.type, "data-key": key, onclick: () => send(action) };
@@ -271,11 +236,7 @@ export function mount(root, ctx) {
   // ---- other players ------------------------------------------------------
 
   function renderSeats(view, state, freshSeats) {
-    const mine = me();
-    const order = view.seats.map((s) => s.seat);
-    // Start after you, so the seats read in the order they play clockwise.
-    const start = mine === null || mine === undefined ? 0 : order.indexOf(mine) + 1;
-    const others = [...order.slice(start), ...order.slice(0, start)].filter((s) => s !== mine);
+    const others = kit.others(view.seats.map((s) => s.seat));
     fill(
       els.seats,
       others.map((seat) => {
@@ -294,7 +255,7 @@ export function mount(root, ctx) {
           h(
             "div",
             { class: "seat-head" },
-            h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase()),
+            kit.avatar(seat),
             h("span", { class: "seat-title" }, ctx.seatName(seat)),
             flag ? h("span", { class: `turn-flag${choosing ? " is-quiet" : ""}` }, flag) : null,
             choosing && info.has_set_aside ? h("span", { class: "chip chip-ready" }, "bonus chosen") : null,
@@ -324,7 +285,7 @@ export function mount(root, ctx) {
   // ---- trump, token and round ------------------------------------------------
 
   function renderCompass(view, fresh) {
-    const changed = (kind) => fresh.some((e) => e.event === "bonus" && e.kind === kind) || fresh.some((e) => e.event === "round_start");
+    const changed = (kind) => fresh.some((e) => e.type === "bonus" && e.kind === kind) || fresh.some((e) => e.type === "round_start");
     fill(
       els.compass,
       h(
@@ -345,7 +306,7 @@ export function mount(root, ctx) {
       h(
         "p",
         { class: "round-line" },
-        `Round ${view.round_number}`,
+        `Round ${view.round}`,
         view.trick_number ? ` · trick ${Math.min(view.trick_number, view.tricks_per_round)} of ${view.tricks_per_round}` : "",
         ` · first to ${view.target} points`,
       ),
@@ -361,8 +322,8 @@ export function mount(root, ctx) {
     return Array.from({ length: n }, (_, i) => (first + i) % n);
   }
 
-  function renderTrick(view, state, legal, fresh) {
-    const freshPlays = new Set(fresh.filter((e) => e.event === "play").map((e) => `${e.seat}:${e.family}:${e.value}`));
+  function renderTrick(view, state, legal, events, fresh) {
+    const freshPlays = new Set(fresh.filter((e) => e.type === "play").map((e) => `${e.seat}:${e.family}:${e.value}`));
     const rewarding = view.phase === "reward";
     // Empty places only make sense while a trick is being played; between tricks they would be noise.
     const seatsShown = view.trick.length || view.phase === "play" ? trickOrder(view) : [];
@@ -401,7 +362,7 @@ export function mount(root, ctx) {
       );
     });
     const led = view.led_family;
-    const lastTrick = !view.trick.length ? lastTrickFrom(view.events || []) : null;
+    const lastTrick = !view.trick.length ? lastTrickFrom(events) : null;
     fill(
       els.trick,
       h(
@@ -427,7 +388,7 @@ export function mount(root, ctx) {
   }
 
   function renderLastTrick(last, view, fresh) {
-    const just = fresh.includes(last.taken) || fresh.some((e) => JSON.stringify(e) === JSON.stringify(last.taken));
+    const just = fresh.some((e) => e.seq === last.taken.seq);
     return h(
       "div",
       { class: `last-trick${just ? " is-just-taken" : ""}` },
@@ -461,7 +422,7 @@ export function mount(root, ctx) {
     }
     if (view.phase === "over") return "The game is over.";
     const mine = me();
-    const myTurn = mine !== null && mine !== undefined && (state.to_act || []).includes(mine);
+    const myTurn = kit.myTurn(state);
     const waiting = (state.to_act || []).filter((s) => s !== mine).map((s) => ctx.seatName(s));
     if (view.phase === "set_aside") {
       if (myTurn) return "Choose your first bonus: set aside one card of your hand to keep its bonus for this round.";
@@ -505,7 +466,7 @@ export function mount(root, ctx) {
           h(
             "button",
             { class: "button leader-button", type: "button", ...actionButtonAttrs(action, `leader-${seat}`) },
-            h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase()),
+            kit.avatar(seat),
             seat === me() ? `${ctx.seatName(seat)} (you)` : ctx.seatName(seat),
           ),
         ),
@@ -523,12 +484,12 @@ export function mount(root, ctx) {
     }
     els.mine.hidden = false;
     const info = view.seats[mine];
-    const myTurn = (state.to_act || []).includes(mine);
+    const myTurn = kit.myTurn(state);
     els.mine.classList.toggle("is-current", myTurn);
     const head = h(
       "div",
       { class: "mine-head" },
-      h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(mine).slice(0, 1).toUpperCase()),
+      kit.avatar(mine),
       h("span", { class: "seat-title" }, `${ctx.seatName(mine)} (you)`),
       myTurn ? h("span", { class: "turn-flag is-you" }, view.phase === "set_aside" ? "choose a bonus" : "your turn") : null,
       h(
@@ -634,91 +595,45 @@ export function mount(root, ctx) {
 
   // ---- the log ----------------------------------------------------------------------
 
-  function renderLog(view, fresh) {
-    const events = view.events || [];
-    const firstFresh = events.length - fresh;
-    const lines = events
-      .map((event, index) => ({ line: describeEvent(event, name), index }))
-      .filter((entry) => entry.line);
-    fill(
-      els.log,
-      lines
-        .slice()
-        .reverse()
-        .map(({ line, index }) =>
-          h("li", { class: `${line.kind ? `log-${line.kind}` : ""}${index >= firstFresh ? " is-new" : ""}` }, line.text),
-        ),
-    );
-    if (!lines.length) els.log.append(h("li", { class: "muted" }, "The cards are dealt. Nothing played yet."));
-  }
-
   // ---- putting it together ------------------------------------------------------------
 
-  function update(state, room) {
-    // The connection patches one state object in place, so compare versions, not objects.
-    if (state.version !== lastVersion) {
-      lastVersion = state.version;
-      busy = false;
-      table.classList.remove("is-busy");
-    }
+  function update(state) {
     lastState = state;
-    lastRoom = room;
     const view = state.view;
+    const news = kit.begin(state);
     if (!view || !Array.isArray(view.seats) || view.trump === undefined) return;
     const legal = legalBy(state);
-
-    const events = view.events || [];
-    const freshCount = previous ? countFresh(previous.view?.events || [], events) : 0;
-    const fresh = events.slice(events.length - freshCount);
+    const { events, fresh } = news;
     const freshSeats = new Set(fresh.map((e) => e.seat).filter((s) => s !== undefined));
-    const dealt = Boolean(previous) && fresh.some((e) => e.event === "round_start");
-
-    // Keep keyboard focus on the same control, or the nearest one still there, across redraws.
-    const focused = root.contains(document.activeElement) ? document.activeElement?.dataset?.key : null;
+    const dealt = !news.first && fresh.some((e) => e.type === "round_start");
 
     root.dataset.phase = view.phase;
-    root.dataset.myTurn = String(me() !== null && me() !== undefined && (state.to_act || []).includes(me()));
-    renderSeats(view, state, freshSeats);
-    renderCompass(view, fresh);
-    renderTrick(view, state, legal, fresh);
-    els.status.textContent = statusText(view, state, legal);
-    els.status.classList.toggle("is-you", root.dataset.myTurn === "true");
-    renderChoice(view, legal);
-    renderMine(view, state, legal, dealt);
-    renderLog(view, freshCount);
-
-    const firstMove = root.querySelector("[data-action]:not([disabled])");
-    if (focused) {
-      const again = root.querySelector(`[data-key="${focused}"]:not([disabled])`) || firstMove;
-      if (again) again.focus({ preventScroll: true });
-      // Nothing to land on while the others play: come back to the table when it is our move again.
-      else focusLost = true;
-    } else if (focusLost && firstMove && (document.activeElement === document.body || !document.activeElement)) {
-      firstMove.focus({ preventScroll: true });
-      focusLost = false;
-    }
+    root.dataset.myTurn = String(kit.myTurn(state));
+    kit.keepFocus(() => {
+      renderSeats(view, state, freshSeats);
+      renderCompass(view, fresh);
+      renderTrick(view, state, legal, events, fresh);
+      els.status.textContent = statusText(view, state, legal);
+      els.status.classList.toggle("is-you", kit.myTurn(state));
+      renderChoice(view, legal);
+      renderMine(view, state, legal, dealt);
+      const lines = events.map((event) => ({ ...describeEvent(event, name), seq: event.seq })).filter((line) => line.text);
+      kit.renderLog(els.log, lines, "The cards are dealt. Nothing played yet.");
+    });
 
     // Say what the others did, in words, and whose turn it is now.
-    if (previous && fresh.length) {
-      const said = fresh
-        .filter((e) => e.seat === undefined || e.seat !== me())
-        .map((e) => describeEvent(e, name))
-        .filter(Boolean)
-        .map((line) => line.text);
-      const mine = me();
-      const myTurn = mine !== null && mine !== undefined && (state.to_act || []).includes(mine);
-      if (said.length) {
-        const next = myTurn ? " Your turn." : view.turn !== null && view.turn !== undefined && view.phase !== "over" ? ` ${ctx.seatName(view.turn)}'s turn.` : "";
-        ctx.announce(`${said.join(" ")}${next}`);
-      }
-    }
-    previous = structuredClone(state);
+    const said = fresh
+      .filter((e) => e.seat === undefined || e.seat !== me())
+      .map((e) => describeEvent(e, name))
+      .filter(Boolean)
+      .map((line) => line.text);
+    kit.announceMoves(said, state, view.phase === "over" ? null : view.turn);
   }
 
   return {
     update,
-    // Moby Trick is won by the highest total; the shared score pad marks the leader that way.
-    higherWins: true,
+    // The points that end the game, for the score pad's chart.
+    goal: (state) => state.view?.target ?? null,
     destroy() {
       root.replaceChildren();
     },

@@ -1,7 +1,9 @@
 // The Mojo table: hands, discard piles, the Mojo card, Mojo Time, round results and the game log.
 // It reads the view and legal_actions only; every rule stays on the server.
 
-import { countFresh, fill, h, listWords } from "../core.js";
+import { fill, h } from "../dom.js";
+import { tableKit } from "../table-kit.js";
+import { listWords } from "../words.js";
 
 // A symbol per colour, so no card depends on telling colours apart.
 const SYMBOLS = { blue: "●", green: "▲", yellow: "★", orange: "◆", red: "■" };
@@ -53,24 +55,24 @@ function mojoCard(view) {
   );
 }
 
-/** The events as sentences, newest last, each with the index of its last event. */
+/** The events as sentences, oldest first, each with the seq of its last event. */
 export function describeEvents(events, name, piles) {
   const lines = [];
   let i = 0;
   while (i < events.length) {
     const event = events[i];
-    if (event.kind === "play" || event.kind === "draw" || event.kind === "mojo_time") {
+    if (event.type === "play" || event.type === "draw" || event.type === "mojo_time") {
       const seat = event.seat;
       const plays = [];
       const parts = [];
       let pile = null;
-      while (i < events.length && events[i].seat === seat && ["play", "draw", "mojo_time"].includes(events[i].kind)) {
+      while (i < events.length && events[i].seat === seat && ["play", "draw", "mojo_time"].includes(events[i].type)) {
         const e = events[i];
-        if (e.kind === "play") {
+        if (e.type === "play") {
           if (parts.length) break; // a new turn of the same seat (e.g. two players, after a draw)
           plays.push(cardWords(e.card));
           pile = e.pile;
-        } else if (e.kind === "draw") {
+        } else if (e.type === "draw") {
           if (e.source === "pile") parts.push(`took ${cardWords(e.card)} from the other pile`);
           else if (e.source === "none") parts.push("had nothing left to draw");
           else parts.push(e.card ? `drew ${cardWords(e.card)}` : "drew a card");
@@ -83,19 +85,19 @@ export function describeEvents(events, name, piles) {
         const where = piles > 1 && pile !== null ? ` on pile ${pile + 1}` : "";
         parts.unshift(`played ${listWords(plays)}${where}`);
       }
-      lines.push({ text: `${name(seat)} ${listWords(parts)}.`, last: i - 1, seat });
+      lines.push({ text: `${name(seat)} ${listWords(parts)}.`, seq: events[i - 1].seq, seat });
       continue;
     }
-    if (event.kind === "reveal") {
-      lines.push({ text: `${name(event.seat)} revealed ${cardWords(event.card)}.`, last: i, seat: event.seat });
-    } else if (event.kind === "reshuffle") {
-      lines.push({ text: `The discards were shuffled into a new draw pile of ${event.count} cards.`, last: i });
-    } else if (event.kind === "round_end") {
+    if (event.type === "reveal") {
+      lines.push({ text: `${name(event.seat)} revealed ${cardWords(event.card)}.`, seq: event.seq, seat: event.seat });
+    } else if (event.type === "reshuffle") {
+      lines.push({ text: `The discards were shuffled into a new draw pile of ${event.count} cards.`, seq: event.seq });
+    } else if (event.type === "round_end") {
       const scores = event.scores.map((s, seat) => `${name(seat)} ${s}`).join(", ");
       const face = event.mojo_face === "plus10" ? "+10" : "0";
       lines.push({
         text: `Round ${event.round} is over: ${name(event.seat)} went out and ${name(event.seat) === "You" ? "take" : "takes"} the Mojo card (${face}). Points: ${scores}.`,
-        last: i,
+        seq: event.seq,
         kind: "round",
       });
     }
@@ -106,11 +108,11 @@ export function describeEvents(events, name, piles) {
 
 export function mount(root, ctx) {
   const els = {
-    status: h("p", { class: "mojo-status", id: "turn-status" }),
-    opponents: h("div", { class: "mojo-seats", role: "list", "aria-label": "Players" }),
+    status: h("p", { class: "table-status", id: "turn-status" }),
+    opponents: h("div", { class: "table-seats", role: "list", "aria-label": "Players" }),
     center: h("div", { class: "mojo-center" }),
     summary: h("section", { class: "round-summary", hidden: true, "aria-live": "polite" }),
-    mine: h("section", { class: "mojo-mine", "aria-label": "Your cards" }),
+    mine: h("section", { class: "table-mine mojo-mine", "aria-label": "Your cards" }),
     faceDown: h("div", { class: "my-facedown" }),
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your hand" }),
     log: h("ol", { class: "log-list", id: "game-log" }),
@@ -122,36 +124,16 @@ export function mount(root, ctx) {
   );
 
   const handNodes = new Map();
-  let previous = null;
   let selected = null; // a card chosen while its pile is still to be picked (double discard)
   let dismissedRound = null;
   let lastState = null;
-  let lastRoom = null;
   let currentLegal = { plays: new Map(), reveals: new Map(), draws: new Map() };
+  const kit = tableKit(root, ctx, { redraw: () => lastState && update(lastState) });
+  const name = (seat) => kit.name(seat);
 
-  function name(seat) {
-    return seat === ctx.mySeat ? "You" : ctx.seatName(seat);
-  }
-
-  // One move at a time: until the server's answer shows up, further clicks are ignored
-  // (a second move sent with the same version would only be refused as stale).
-  let busy = false;
-  let lastVersion = null;
-  // Set when the focused control went away (a card played, a pile drawn from) and the
-  // turn passed: the next time there is a move, keyboard focus comes back to the table.
-  let focusLost = false;
-
-  async function send(action) {
-    if (busy) return;
-    busy = true;
+  function send(action) {
     selected = null;
-    els.hand.classList.add("is-busy");
-    try {
-      await ctx.act(action);
-    } catch {
-      busy = false;
-      if (lastState) update(lastState, lastRoom);
-    }
+    return kit.send(action);
   }
 
   function legalBy(state) {
@@ -169,11 +151,7 @@ export function mount(root, ctx) {
   }
 
   function renderSeats(view, state) {
-    const me = ctx.mySeat;
-    const order = view.seats.map((s) => s.seat);
-    // Start after you, so the seats read in the order they play clockwise.
-    const start = me === null || me === undefined ? 0 : order.indexOf(me) + 1;
-    const others = [...order.slice(start), ...order.slice(0, start)].filter((s) => s !== me);
+    const others = kit.others(view.seats.map((s) => s.seat));
     const freshSeats = new Set(state._freshSeats || []);
     els.opponents.dataset.direction = view.direction;
     fill(els.opponents, 
@@ -192,7 +170,7 @@ export function mount(root, ctx) {
           h(
             "div",
             { class: "seat-head" },
-            h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase()),
+            kit.avatar(seat),
             h("span", { class: "seat-title" }, ctx.seatName(seat)),
             current ? h("span", { class: "turn-flag" }, "playing") : null,
             view.mojo?.holder === seat ? h("span", { class: "chip chip-mojo", title: "Holds the Mojo card" }, "Mojo") : null,
@@ -222,14 +200,14 @@ export function mount(root, ctx) {
   }
 
   function renderCenter(view, state, legal) {
-    const myTurn = (state.to_act || []).includes(ctx.mySeat);
+    const myTurn = kit.myTurn(state);
     const deckDraw = legal.draws.get("deck");
     const pileDraw = legal.draws.get("pile");
     const drawPile = h(
       deckDraw ? "button" : "div",
       {
         class: `pile draw-pile${deckDraw ? " is-target" : ""}`,
-        ...(deckDraw ? { type: "button", "data-action": "draw-deck", onclick: () => send(deckDraw) } : {}),
+        ...(deckDraw ? { type: "button", "data-action": "draw-deck", "data-key": "draw-deck", onclick: () => send(deckDraw) } : {}),
         "aria-label": `${deckDraw ? "Draw from the draw pile: " : "Draw pile: "}${view.draw_pile} cards`,
       },
       h("div", { class: "stack" }, view.draw_pile > 0 ? [cardBack("stack-2"), cardBack("stack-1"), cardBack()] : h("div", { class: "card card-empty" })),
@@ -250,7 +228,7 @@ export function mount(root, ctx) {
           class: `pile discard-pile${action ? " is-target" : ""}${view.turn?.pile === index ? " is-active" : ""}`,
           "data-pile": index,
           ...(action
-            ? { type: "button", "data-action": playHere ? "play-on-pile" : "draw-pile", onclick: () => send(action) }
+            ? { type: "button", "data-action": playHere ? "play-on-pile" : "draw-pile", "data-key": `pile-${index}`, onclick: () => send(action) }
             : {}),
           "aria-label": `${playHere ? "Play here: " : takeHere ? "Take the top card: " : ""}${label}, ${labelWords}, ${pile.count} cards`,
         },
@@ -278,7 +256,7 @@ export function mount(root, ctx) {
 
   function statusText(view, state, legal) {
     if (state.result || state.status === "finished") return "The game is over.";
-    const myTurn = (state.to_act || []).includes(ctx.mySeat);
+    const myTurn = kit.myTurn(state);
     if (!myTurn) {
       if (view.current === null || view.current === undefined) return "";
       const who = ctx.seatName(view.current);
@@ -293,7 +271,7 @@ export function mount(root, ctx) {
     return "Your turn: play a card. Lower ends your turn, higher draws a card, equal plays again.";
   }
 
-  function renderMine(view, state, legal) {
+  function renderMine(view, state, legal, first) {
     const me = ctx.mySeat;
     if (me === null || me === undefined) {
       els.mine.hidden = true;
@@ -301,10 +279,10 @@ export function mount(root, ctx) {
     }
     els.mine.hidden = false;
     const info = view.seats[me];
-    const myTurn = (state.to_act || []).includes(me);
+    const myTurn = kit.myTurn(state);
     const head = els.mine.querySelector(".mine-head");
     fill(head, 
-      h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(me).slice(0, 1).toUpperCase()),
+      kit.avatar(me),
       h("span", { class: "seat-title" }, `${ctx.seatName(me)} (you)`),
       myTurn ? h("span", { class: "turn-flag is-you" }, "your turn") : null,
       info?.mojo_time ? h("span", { class: "chip chip-time" }, "Mojo Time") : null,
@@ -327,7 +305,7 @@ export function mount(root, ctx) {
             class: `card card-small c-${card.colour} is-facedown${reveal ? " is-legal" : ""}`,
             "data-card-id": card.id,
             "aria-label": `${reveal ? "Reveal " : "Face down: "}${card.colour} ${card.value}`,
-            ...(reveal ? { onclick: () => send(reveal) } : {}),
+            ...(reveal ? { "data-action": "reveal", "data-key": `reveal-${card.id}`, onclick: () => send(reveal) } : {}),
           },
         });
       }),
@@ -336,29 +314,29 @@ export function mount(root, ctx) {
     );
 
     // The hand: one button per card, kept across updates so keyboard focus stays put.
-    const hadFocus = els.hand.contains(document.activeElement);
-    const focusedIndex = hadFocus ? [...els.hand.children].indexOf(document.activeElement) : -1;
     const before = new Set(handNodes.keys());
     const top = view.discard_piles[view.turn?.pile ?? 0]?.top;
     const wanted = view.hand.map((card) => {
       let node = handNodes.get(card.id);
       if (!node) {
-        node = cardFace(card, { tag: "button", attrs: { "data-card-id": card.id } });
+        node = cardFace(card, { tag: "button", attrs: { "data-card-id": card.id, "data-key": `card-${card.id}` } });
         const id = card.id;
         node.addEventListener("click", () => {
           const actions = currentLegal.plays.get(id) || [];
           if (actions.length === 1) send(actions[0]);
           else if (actions.length > 1) {
             selected = selected === id ? null : id;
-            update(lastState, lastRoom);
+            update(lastState);
           }
         });
-        if (previous) node.classList.add("is-drawn");
+        if (!first) node.classList.add("is-drawn");
         handNodes.set(card.id, node);
       }
       before.delete(card.id);
       const actions = legal.plays.get(card.id) || [];
       node.disabled = !actions.length;
+      if (actions.length) node.dataset.action = "play";
+      else delete node.dataset.action;
       node.classList.toggle("is-legal", actions.length > 0);
       node.classList.toggle("is-selected", selected === card.id);
       // Only a card that still needs a pile choice is a toggle.
@@ -379,10 +357,6 @@ export function mount(root, ctx) {
       // "Your cards are face down" only while some still are; once all are revealed it would mislead.
       els.hand.dataset.empty = view.face_down.length ? "mojo" : "none";
     } else delete els.hand.dataset.empty;
-    if (hadFocus && !els.hand.contains(document.activeElement)) {
-      const next = wanted.find((n) => !n.disabled) || wanted[Math.min(focusedIndex, wanted.length - 1)];
-      if (next) next.focus();
-    }
     setTimeout(() => {
       for (const node of wanted) node.classList.remove("is-drawn");
     }, 600);
@@ -440,70 +414,19 @@ export function mount(root, ctx) {
     );
   }
 
-  function renderLog(view, fresh) {
-    const lines = describeEvents(view.events || [], name, view.discard_piles.length);
-    const firstFresh = (view.events || []).length - fresh;
-    fill(els.log, 
-      ...lines
-        .slice()
-        .reverse()
-        .map((line) =>
-          h(
-            "li",
-            { class: `${line.kind === "round" ? "log-round" : ""}${line.last >= firstFresh ? " is-new" : ""}` },
-            line.text,
-          ),
-        ),
-    );
-    if (!lines.length) els.log.append(h("li", { class: "muted" }, "The cards are dealt. Nothing played yet."));
-  }
-
-  // The first move on offer in reading order: a draw pile, a pile to play on, then the hand.
-  function firstMove() {
-    return root.querySelector(
-      "[data-action]:not([disabled]), #hand button.is-legal:not([disabled]), .my-facedown button.is-legal",
-    );
-  }
-
-  function restoreFocus(focusWasHere) {
-    const active = document.activeElement;
-    // A focused button that became disabled is dropped to <body> by the browser a moment later.
-    const nowhere = !active || active === document.body || (root.contains(active) && active.disabled);
-    if (focusWasHere && (nowhere || !root.contains(active))) {
-      const next = firstMove();
-      if (next) next.focus({ preventScroll: true });
-      else focusLost = true;
-    } else if (focusLost && nowhere) {
-      const next = firstMove();
-      if (next) {
-        next.focus({ preventScroll: true });
-        focusLost = false;
-      }
-    } else if (!nowhere) focusLost = false;
-  }
-
-  function update(state, room) {
-    // A new version means the server has answered the move in flight.
-    if (state.version !== lastVersion) {
-      lastVersion = state.version;
-      busy = false;
-      els.hand.classList.remove("is-busy");
-    }
+  function update(state) {
     lastState = state;
-    lastRoom = room;
     const view = state.view;
+    const news = kit.begin(state);
     if (!view || view.game !== "mojo") return;
     const legal = legalBy(state);
     currentLegal = legal;
     if (selected !== null && !legal.plays.has(selected)) selected = null;
 
-    const events = view.events || [];
-    const fresh = previous ? countFresh(previous.view.events || [], events) : 0;
-    const freshEvents = events.slice(events.length - fresh);
-    const landed = [...freshEvents].reverse().find((e) => e.kind === "play");
+    const landed = [...news.fresh].reverse().find((e) => e.type === "play");
     const decorated = {
       ...state,
-      _freshSeats: freshEvents.map((e) => e.seat).filter((s) => s !== undefined),
+      _freshSeats: news.fresh.map((e) => e.seat).filter((s) => s !== undefined),
       _landed: null,
     };
     if (landed) {
@@ -511,38 +434,29 @@ export function mount(root, ctx) {
       if (top) decorated._landed = `${landed.pile}:${top.id}`;
     }
 
-    const focusWasHere = root.contains(document.activeElement);
-    renderSeats(view, decorated);
-    renderCenter(view, decorated, legal);
-    els.status.textContent = statusText(view, state, legal);
-    els.status.classList.toggle("is-you", (state.to_act || []).includes(ctx.mySeat));
-    renderMine(view, state, legal);
-    renderSummary(view);
-    renderLog(view, fresh);
-    restoreFocus(focusWasHere);
+    const piles = view.discard_piles.length;
+    kit.keepFocus(() => {
+      renderSeats(view, decorated);
+      renderCenter(view, decorated, legal);
+      els.status.textContent = statusText(view, state, legal);
+      els.status.classList.toggle("is-you", kit.myTurn(state));
+      renderMine(view, state, legal, news.first);
+      renderSummary(view);
+      kit.renderLog(els.log, describeEvents(news.events, name, piles), "The cards are dealt. Nothing played yet.");
+    });
 
     // Say what the others did, in words, and whose turn it is now: the felt alone tells
     // a screen reader nothing. The page already says "Your turn." when nothing else is new.
-    if (previous && freshEvents.length) {
-      const said = describeEvents(freshEvents, name, view.discard_piles.length)
-        .filter((line) => line.seat === undefined || line.seat !== ctx.mySeat)
-        .map((line) => line.text);
-      if (said.length) {
-        const myTurn = (state.to_act || []).includes(ctx.mySeat);
-        const current = view.current;
-        const next = myTurn
-          ? " Your turn."
-          : current !== null && current !== undefined && !state.result
-            ? ` ${ctx.seatName(current)}'s turn.`
-            : "";
-        ctx.announce(`${said.join(" ")}${next}`);
-      }
-    }
-    previous = state;
+    const said = describeEvents(news.fresh, name, piles)
+      .filter((line) => line.seat === undefined || line.seat !== ctx.mySeat)
+      .map((line) => line.text);
+    kit.announceMoves(said, state, view.current);
   }
 
   return {
     update,
+    // The total that ends the game, for the score pad's chart.
+    goal: (state) => state.view?.target ?? null,
     destroy() {
       root.replaceChildren();
     },

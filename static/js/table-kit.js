@@ -1,0 +1,210 @@
+// What every game table shares, so a renderer keeps only its game: one move at a time
+// (send/busy), which events are news (by their seq), keyboard focus kept on a move across
+// redraws, the others' moves said in words, and the event log. The functions above
+// `tableKit` touch no DOM and run under `node --test`.
+
+import { fill, h } from "./dom.js";
+
+// ---------------------------------------------------------------------------
+// Without a DOM
+
+/** Does `seat` have to act in `state`? A spectator (null seat) never does. */
+export function seatActs(state, seat) {
+  return seat !== null && seat !== undefined && (state?.to_act || []).includes(seat);
+}
+
+/** The other seats in play order, starting with the one after `me` (a spectator sees them from
+ * the first seat), so the seats around the table read clockwise from the player's place. */
+export function othersInOrder(seats, me) {
+  const start = me === null || me === undefined ? 0 : seats.indexOf(me) + 1;
+  return [...seats.slice(start), ...seats.slice(0, start)].filter((seat) => seat !== me);
+}
+
+/** The events newer than `seenSeq`; before anything was seen (null), nothing is news. */
+export function eventsAfter(events, seenSeq) {
+  if (seenSeq === null || seenSeq === undefined) return [];
+  return events.filter((event) => event.seq > seenSeq);
+}
+
+/** The highest seq in `events`, or `floor` when there is none higher. */
+export function lastSeq(events, floor = 0) {
+  return events.reduce((highest, event) => Math.max(highest, event.seq), floor);
+}
+
+/** One move at a time: after a move is sent, further moves wait until the state's version
+ * changes (a second move with the same version would only be refused as stale). */
+export class MoveGate {
+  constructor() {
+    this.busy = false;
+    this.version = null;
+  }
+
+  /** Take the gate for a move; false while another move is in flight. */
+  take() {
+    if (this.busy) return false;
+    this.busy = true;
+    return true;
+  }
+
+  /** The move was refused or not sent: the same table takes another try. */
+  release() {
+    this.busy = false;
+  }
+
+  /** A state arrived; a new version answers the move in flight. */
+  seen(version) {
+    if (version === this.version) return;
+    this.version = version;
+    this.busy = false;
+  }
+}
+
+/** The others' moves as one sentence for screen readers, then whose turn it is. */
+export function movesAnnouncement(said, { myTurn = false, next = null } = {}) {
+  if (!said.length) return "";
+  const tail = myTurn ? " Your turn." : next ? ` ${next}'s turn.` : "";
+  return `${said.join(" ")}${tail}`;
+}
+
+/** Log lines ({text, kind, seq}, oldest first) as list entries newest first; a line whose
+ * last event is newer than `seenSeq` is marked new. */
+export function logEntries(lines, seenSeq) {
+  return lines
+    .slice()
+    .reverse()
+    .map((line) => ({
+      text: line.text,
+      kind: line.kind || "",
+      isNew: seenSeq !== null && seenSeq !== undefined && line.seq > seenSeq,
+    }));
+}
+
+// ---------------------------------------------------------------------------
+// On the page
+
+const FIRST_MOVE = "[data-action]:not([disabled])";
+
+/**
+ * The kit for one mounted table. `root` is the table's element; `ctx` the host's context
+ * (`act`, `seatName`, `announce`, `mySeat`, and `sawStart` when the page was open before the
+ * deal, so the match's first events are news too); `redraw()` draws the last state again (after a
+ * refused move). Controls that make a move carry `data-action`; a stable `data-key` lets
+ * focus come back to the same control after a redraw.
+ */
+export function tableKit(root, ctx, { redraw = () => {} } = {}) {
+  const gate = new MoveGate();
+  let seenSeq = ctx.sawStart ? 0 : null;
+  let news = { version: undefined, events: [], fresh: [], first: true, seenBefore: null };
+  // Set when the focused control went away and no move was on offer: the next time there
+  // is a move, keyboard focus comes back to the table.
+  let focusLost = false;
+
+  const kit = {
+    get mySeat() {
+      return ctx.mySeat;
+    },
+
+    /** "You" for this browser's seat, the player's name otherwise. */
+    name(seat, object = false) {
+      if (seat !== null && seat !== undefined && seat === ctx.mySeat) return object ? "you" : "You";
+      return ctx.seatName(seat);
+    },
+
+    myTurn(state) {
+      return seatActs(state, ctx.mySeat);
+    },
+
+    /** The seats other than this browser's, clockwise from its place. */
+    others(seats) {
+      return othersInOrder(seats, ctx.mySeat);
+    },
+
+    /** A seat's round initial, next to its name. */
+    avatar(seat) {
+      return h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase());
+    },
+
+    get busy() {
+      return gate.busy;
+    },
+
+    /** Send an element of legal_actions; ignored while another move is in flight. */
+    async send(action) {
+      if (!gate.take()) return;
+      root.classList.add("is-busy");
+      try {
+        await ctx.act(action);
+      } catch {
+        gate.release();
+        root.classList.remove("is-busy");
+        redraw();
+      }
+    },
+
+    /** Call first in `update(state)`: frees the gate on a new version and tells which events
+     * are news. A redraw of the same version gets the same answer. */
+    begin(state) {
+      gate.seen(state.version);
+      root.classList.toggle("is-busy", gate.busy);
+      if (state.version === news.version) return news;
+      const events = state.view?.events || [];
+      news = {
+        version: state.version,
+        events,
+        fresh: eventsAfter(events, seenSeq),
+        first: news.version === undefined,
+        seenBefore: seenSeq,
+      };
+      seenSeq = lastSeq(events, seenSeq ?? 0);
+      return news;
+    },
+
+    /** Run `render()` keeping keyboard focus on the table: on the same control (by data-key)
+     * if it is still there, else on the first move on offer, else on the first move of the
+     * player's next turn. */
+    keepFocus(render) {
+      const before = document.activeElement;
+      const hadFocus = root.contains(before);
+      const key = hadFocus ? before.dataset?.key : null;
+      render();
+      const active = document.activeElement;
+      // A focused button that became disabled is dropped to <body> by the browser a moment later.
+      const nowhere = !active || active === document.body || (root.contains(active) && active.disabled);
+      const firstMove = () => root.querySelector(FIRST_MOVE);
+      if (hadFocus && (nowhere || !root.contains(active))) {
+        const again = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]:not([disabled])`) : null;
+        const next = again || firstMove();
+        if (next) next.focus({ preventScroll: true });
+        else focusLost = true;
+      } else if (focusLost && nowhere) {
+        const next = firstMove();
+        if (next) {
+          next.focus({ preventScroll: true });
+          focusLost = false;
+        }
+      } else if (!nowhere) focusLost = false;
+    },
+
+    /** Fill `list` with the log, newest first, the lines since the last state marked new. */
+    renderLog(list, lines, empty = "Nothing has happened yet.") {
+      const entries = logEntries(lines, news.seenBefore);
+      fill(
+        list,
+        entries.length
+          ? entries.map((entry) =>
+              h("li", { class: [entry.kind ? `log-${entry.kind}` : "", entry.isNew ? "is-new" : ""].join(" ").trim() || null }, entry.text),
+            )
+          : h("li", { class: "muted" }, empty),
+      );
+    },
+
+    /** Say the others' moves (already in words) and whose turn it is now. */
+    announceMoves(said, state, nextSeat) {
+      const myTurn = seatActs(state, ctx.mySeat);
+      const next = !state.result && nextSeat !== null && nextSeat !== undefined ? ctx.seatName(nextSeat) : null;
+      const text = movesAnnouncement(said, { myTurn, next });
+      if (text) ctx.announce(text);
+    },
+  };
+  return kit;
+}

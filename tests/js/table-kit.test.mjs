@@ -1,0 +1,106 @@
+// The table kit's parts that need no DOM: which events are news (by seq), one move at a
+// time, what is announced, and the log's order and "new" marks.
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import {
+  MoveGate,
+  eventsAfter,
+  lastSeq,
+  logEntries,
+  movesAnnouncement,
+  othersInOrder,
+  seatActs,
+} from "../../static/js/table-kit.js";
+
+const ev = (seq, type = "play", more = {}) => ({ seq, type, ...more });
+
+describe("events by seq", () => {
+  it("finds nothing new before anything was seen", () => {
+    assert.deepEqual(eventsAfter([ev(1), ev(2)], null), []);
+  });
+
+  it("finds the events after the last seen seq, even when the window slid past it", () => {
+    const window = [ev(5), ev(6), ev(7), ev(8)];
+    assert.deepEqual(eventsAfter(window, 6), [ev(7), ev(8)]);
+    // More happened than the window holds: every event in it is new.
+    assert.deepEqual(eventsAfter(window, 2), window);
+    assert.deepEqual(eventsAfter(window, 8), []);
+  });
+
+  it("tells repeated identical moves apart by seq", () => {
+    // The same card drawn twice in a row reads the same; only seq says the second is new.
+    const before = [ev(1, "draw", { seat: 1 })];
+    const after = [ev(1, "draw", { seat: 1 }), ev(2, "draw", { seat: 1 })];
+    assert.deepEqual(eventsAfter(after, lastSeq(before)), [ev(2, "draw", { seat: 1 })]);
+  });
+
+  it("keeps the highest seq seen when a list is empty", () => {
+    assert.equal(lastSeq([], 4), 4);
+    assert.equal(lastSeq([ev(3), ev(9)]), 9);
+  });
+});
+
+describe("MoveGate", () => {
+  it("lets one move through until the version changes", () => {
+    const gate = new MoveGate();
+    gate.seen(4);
+    assert.equal(gate.take(), true);
+    assert.equal(gate.take(), false);
+    gate.seen(4); // a redraw of the same state does not free it
+    assert.equal(gate.busy, true);
+    gate.seen(5);
+    assert.equal(gate.busy, false);
+    assert.equal(gate.take(), true);
+  });
+
+  it("is free again at once when the move was refused", () => {
+    const gate = new MoveGate();
+    gate.take();
+    gate.release();
+    assert.equal(gate.take(), true);
+  });
+});
+
+describe("turns and words", () => {
+  it("knows whose turn it is, and that a spectator never acts", () => {
+    const state = { to_act: [0, 2] };
+    assert.equal(seatActs(state, 0), true);
+    assert.equal(seatActs(state, 1), false);
+    assert.equal(seatActs(state, null), false);
+    assert.equal(seatActs({}, 0), false);
+  });
+
+  it("says the others' moves, then whose turn it is", () => {
+    assert.equal(movesAnnouncement(["Bo played a red 4."], { myTurn: true }), "Bo played a red 4. Your turn.");
+    assert.equal(
+      movesAnnouncement(["Bo played a red 4.", "Cy drew a card."], { next: "Dee" }),
+      "Bo played a red 4. Cy drew a card. Dee's turn.",
+    );
+    assert.equal(movesAnnouncement(["The game is over."], {}), "The game is over.");
+    assert.equal(movesAnnouncement([], { myTurn: true }), "");
+  });
+
+  it("lists the log newest first and marks the lines after the last seen seq", () => {
+    const lines = [
+      { text: "Ann played.", seq: 2 },
+      { text: "Round 1 is over.", seq: 3, kind: "round" },
+      { text: "Bo played.", seq: 5 },
+    ];
+    assert.deepEqual(logEntries(lines, 3), [
+      { text: "Bo played.", kind: "", isNew: true },
+      { text: "Round 1 is over.", kind: "round", isNew: false },
+      { text: "Ann played.", kind: "", isNew: false },
+    ]);
+    assert.ok(logEntries(lines, null).every((entry) => !entry.isNew));
+  });
+});
+
+describe("seats around the table", () => {
+  it("lists the others clockwise from the player's place", () => {
+    assert.deepEqual(othersInOrder([0, 1, 2, 3], 2), [3, 0, 1]);
+    assert.deepEqual(othersInOrder([0, 1, 2, 3], 0), [1, 2, 3]);
+    assert.deepEqual(othersInOrder([0, 1, 2], null), [0, 1, 2]);
+  });
+});
