@@ -39,7 +39,9 @@ def test_moby_trick_fits_a_phone_and_long_names_fit_everywhere(
     ann = new_player(width, 812)
     create_room(ann, server.base_url, LONG, target=5)
     ann.click("#bot-button")
-    ann.wait_for_function("document.querySelectorAll('#seat-list .seat-item:not(.is-empty)').length === 2")
+    ann.wait_for_function(
+        "() => document.querySelectorAll('#seat-list .seat-item:not(.is-empty)').length === 2"
+    )
     _fits(ann, width)
     assert ann.evaluate(BADGES_INSIDE), "a badge of the seat list is cut"
     list_box = ann.locator("#seat-list").bounding_box()
@@ -99,7 +101,7 @@ def test_mojo_corner_symbols_are_whole_on_red_and_orange_cards(
     ann.wait_for_selector(".mojo-mine.is-current #hand .card")
     # Measured once the cards lie still (a dealt or drawn card slides in and may overlap another).
     settled = "(a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity"
-    ann.wait_for_function(f"document.getAnimations().every({settled})")
+    ann.wait_for_function(f"() => document.getAnimations().every({settled})")
     # Deals vary: look at whatever red and orange cards this hand holds, and at least one card.
     seen = ann.evaluate(CORNERS_UNCOVERED)
     assert seen, "no card with a corner symbol on the table"
