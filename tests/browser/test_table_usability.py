@@ -54,6 +54,9 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
     while not game_over(ann):
         assert moves < 400, "the match did not finish"
         if ann.locator(SUMMARY).count():
+            if "Game over" in (ann.locator(SUMMARY).text_content() or ""):
+                # The last round's summary can open a moment before the game-over panel: keep it.
+                break
             # A round ended: the summary over the table has the focus; Enter goes on to the next round.
             expect(ann.locator(f"{SUMMARY} button")).to_be_focused()
             ann.keyboard.press("Enter")
