@@ -7,7 +7,7 @@ import { moveProblem } from "./errors.js";
 import { renderPanel } from "./panels.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { loadTable } from "./table-loader.js";
-import { playerName, seats } from "./storage.js";
+import { playerName, seats, setting, storageBlocked } from "./storage.js";
 import { listWords } from "./words.js";
 
 const root = document.getElementById("room");
@@ -61,14 +61,15 @@ function showError(id, error) {
   node.hidden = !error;
 }
 
+const soundSetting = setting("motable.sound");
+
 const sound = {
-  key: "motable.sound",
   context: null,
   get on() {
-    return localStorage.getItem(this.key) === "on";
+    return soundSetting.on;
   },
   toggle() {
-    localStorage.setItem(this.key, this.on ? "off" : "on");
+    soundSetting.on = !this.on;
     this.show();
     if (this.on) this.beep();
   },
@@ -195,7 +196,13 @@ function watch() {
 // ---------------------------------------------------------------------------
 // Live play
 
+/** A player whose browser keeps nothing loses the seat on reload: say so while it can be helped. */
+function warnIfForgetful() {
+  $("storage-warning").hidden = !(storageBlocked && page.seat);
+}
+
 function startLive() {
+  warnIfForgetful();
   if (page.connection) page.connection.close();
   const connection = new RoomConnection(roomId, page.seat?.token);
   page.connection = connection;
