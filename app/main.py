@@ -19,7 +19,7 @@ from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
 from app.logs import redact_tokens
 from app.ratelimit import Buckets, RateLimit
-from app.routes import api, pages, ws
+from app.routes import api, pages, people, ws
 from app.runtime import Runtime
 from engines.core import registry
 
@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RateLimit, buckets=Buckets(settings.rate_per_second, settings.rate_burst))
     app.include_router(pages.router)
     app.include_router(api.router)
+    app.include_router(people.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
