@@ -4,6 +4,8 @@ import { api, ApiError } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { renderPanel } from "./panels.js";
+import { createPeople } from "./people.js";
+import { initial } from "./people-kit.js";
 import { playerName, seats } from "./storage.js";
 import { listWords } from "./words.js";
 
@@ -24,6 +26,7 @@ const page = {
   sawStart: false,
   joinReason: null,
   moveErrorTimer: null,
+  people: null, // the people parts (people.js): seat links, presence, clocks, chat, notifications
 };
 
 // ---------------------------------------------------------------------------
@@ -168,12 +171,14 @@ async function join(event) {
   try {
     const body = await api("POST", `/api/rooms/${roomId}/join`, { body: { name } });
     playerName.set(name);
-    seats.save(roomId, { seat: body.seat, token: body.token, name, game: page.room.game });
+    // The server may have cleaned the name or made it unique ("Bo (2)").
+    seats.save(roomId, { seat: body.seat, token: body.token, name: body.name || name, game: page.room.game });
     page.seat = seats.get(roomId);
     page.joinReason = null;
     showError("join-error", null);
     $("join-panel").hidden = true;
     startLive();
+    page.people.showSeatKeep();
   } catch (error) {
     showError("join-error", error);
     if (error instanceof ApiError && error.code === "already_started") {
@@ -211,6 +216,7 @@ function startLive() {
   });
   connection.on("state", (state, previous) => onState(state, previous));
   connection.on("room", (room) => setRoom(room));
+  connection.on("chat", (message) => page.people.chat(message));
   connection.connect();
   render();
 }
@@ -229,6 +235,7 @@ function setRoom(room) {
     seats.save(roomId, { game: room.game, status: room.status });
   }
   render();
+  page.people?.update();
 }
 
 function onState(state, previous) {
@@ -244,8 +251,10 @@ function onState(state, previous) {
   } else if (!myTurn && state.to_act?.length === 1 && previous && !sameSeats(previous.to_act, state.to_act)) {
     announce(`${seatName(state.to_act[0])}'s turn.`);
   }
+  page.people.turn(myTurn, page.myTurn);
   page.myTurn = myTurn;
   render();
+  page.people.update();
 }
 
 function sameSeats(a, b) {
@@ -320,7 +329,7 @@ function renderWaiting() {
       h(
         "li",
         { class: `seat-item${s.seat === page.seat?.seat ? " is-you" : ""}` },
-        h("span", { class: "avatar", "aria-hidden": "true" }, (s.name || "?").slice(0, 1).toUpperCase()),
+        h("span", { class: "avatar", "aria-hidden": "true" }, initial(s.name)),
         h("span", { class: "seat-name" }, s.name, s.seat === page.seat?.seat ? h("span", { class: "tag" }, "you") : null),
         s.seat === room.host_seat ? h("span", { class: "tag" }, "host") : null,
         h(
@@ -593,7 +602,33 @@ async function copyFrom(event) {
 // ---------------------------------------------------------------------------
 // Start
 
+function peopleContext() {
+  return {
+    roomId,
+    seat: () => page.seat,
+    room: () => page.room,
+    state: () => page.state,
+    title: gameTitle,
+    announce,
+    refreshRoom,
+    seatTaken(entry) {
+      page.seat = entry;
+      page.joinReason = null;
+      $("join-panel").hidden = true;
+      startLive();
+    },
+    forgotten() {
+      page.seat = null;
+      page.joinReason = null;
+      startLive();
+      if (page.room?.status === "waiting" && freeSeatCount() > 0) showJoin();
+    },
+  };
+}
+
 async function init() {
+  page.people = createPeople(peopleContext());
+  page.people.start();
   sound.show();
   $("sound-toggle").addEventListener("click", () => sound.toggle());
   $("join-form").addEventListener("submit", join);
@@ -618,7 +653,10 @@ async function init() {
     $("room-sub").textContent = "Reload the page in a moment.";
     return;
   }
+  // A private seat link (`#seat=<token>`) opened on this device takes the seat here.
+  await page.people.adoptSeatLink();
   page.seat = seats.get(roomId);
+  page.people.update();
   const wantsToWatch = new URLSearchParams(location.search).has("watch");
   if (page.seat || wantsToWatch) {
     startLive();
