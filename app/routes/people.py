@@ -3,15 +3,16 @@ players, leaving, and the table chat. They only parse, call the playing layer an
 
 from __future__ import annotations
 
+import io
 from typing import Annotated, Any
 
+import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from app.deps import MasterDep, TokenDep
 from app.errors import AppError
-from app.routes.pages import qr_svg
 from app.schemas import Name
 
 router = APIRouter()
@@ -36,6 +37,24 @@ class ChatSettings(BaseModel):
     spectators: StrictBool
 
 
+def standalone_qr_svg(url: str) -> str:
+    """The QR code as a standalone SVG document (with its namespace), so a page may show it as an
+    image without ever parsing it as markup."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out,
+        kind="svg",
+        xmldecl=False,
+        svgns=True,
+        nl=False,
+        scale=5,
+        dark="#10261b",
+        light="#ffffff",
+        border=2,
+    )
+    return out.getvalue().decode()
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -52,7 +71,7 @@ async def seat_link(room_id: str, request: Request, master: MasterDep, token: To
     if seat is None or token is None:
         raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
     url = f"{_room_url(request, room_id)}#seat={token}"
-    body = {"seat": seat, "url": url, "qr_svg": qr_svg(url)}
+    body = {"seat": seat, "url": url, "qr_svg": standalone_qr_svg(url)}
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 

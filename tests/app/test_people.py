@@ -45,7 +45,7 @@ def test_seat_link_holds_the_seat(client: TestClient) -> None:
     assert link.status_code == 200 and link.headers["cache-control"] == "no-store"
     body = link.json()
     assert body["seat"] == 1 and body["url"].endswith(f"/r/{room_id}#seat={tokens[1]}")
-    assert body["qr_svg"].startswith("<svg")
+    assert body["qr_svg"].startswith("<svg") and "http://www.w3.org/2000/svg" in body["qr_svg"]
     assert client.get(f"/api/rooms/{room_id}/seat-link").status_code == 401
     assert client.get(f"/api/rooms/{room_id}/seat-link", headers=auth("nope")).status_code == 401
 
