@@ -187,7 +187,8 @@ def state_body(game: str, state: Any, version: int, status: str, seat: int | Non
         "status": status,
         "seat": seat,
         "to_act": sorted(to_act),
-        "legal_actions": engine.legal_actions(state, seat) if seat is not None and seat in to_act else [],
+        # A seat outside to_act may still have optional actions (Mokuru's Immunity, Steal a Trick).
+        "legal_actions": engine.legal_actions(state, seat) if seat is not None and to_act else [],
         "view": engine.view(state, seat),
         "result": result.to_json() if result is not None else None,
     }

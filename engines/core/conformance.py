@@ -144,9 +144,26 @@ def illegal_probes(engine: Engine[Any], state: Any, seat: int, players: int) -> 
     ]
     idle = [s for s in range(players) if s not in engine.to_act(state)]
     legal = engine.legal_actions(state, seat)
-    if idle and legal:
+    if idle and legal and legal[0] not in engine.legal_actions(state, idle[0]):
         probes.append((idle[0], legal[0]))
     return probes
+
+
+def optional_moves(engine: Engine[Any], state: Any, players: int) -> list[tuple[int, Action]]:
+    """Actions of seats the game is not waiting for (optional, out of turn)."""
+    acting = engine.to_act(state)
+    return [(s, a) for s in range(players) if s not in acting for a in engine.legal_actions(state, s)]
+
+
+def check_waiting(engine: Engine[Any], state: Any, players: int) -> None:
+    """The game waits only on to_act seats, each of which can act; over <=> nobody to wait for."""
+    acting = engine.to_act(state)
+    assert (not acting) == (engine.result(state) is not None), "to_act empty <=> result"
+    assert acting <= set(range(players)), f"to_act {sorted(acting)} names no seat"
+    for s in acting:
+        assert engine.legal_actions(state, s), f"seat {s} must act but has no legal action"
+    if not acting:
+        assert not optional_moves(engine, state, players), "an optional action after the end"
 
 
 def random_playout(
@@ -157,8 +174,13 @@ def random_playout(
     *,
     max_actions: int = 20_000,
     check_every_step: bool = False,
+    optional: float = 0.25,
 ) -> Playout:
-    """Play random legal actions to the end, checking invariants on the way."""
+    """Play random legal actions to the end, checking invariants on the way.
+
+    When some seat outside to_act has optional actions, one of them is taken
+    with probability `optional` (0: they are never taken, and the game must
+    still reach its end without them)."""
     options = options if options is not None else engine.spec.parse_options({})
     state = engine.setup(players, seed, options)
     rng = random.Random(seed)
@@ -166,7 +188,7 @@ def random_playout(
     seen: list[dict[str, Any]] = []  # the events a spectator saw before the last action
     for step in range(max_actions):
         acting = engine.to_act(state)
-        assert (not acting) == (engine.result(state) is not None), "to_act empty <=> result"
+        check_waiting(engine, state, players)
         now = engine.view(state, None)["events"]
         check_event_history(seen, now)
         seen = now
@@ -175,9 +197,14 @@ def random_playout(
             assert engine.load(json.loads(json.dumps(engine.dump(state)))) == state
         if not acting:
             return Playout(seed, players, options, log, state)
+        extra = optional_moves(engine, state, players)
+        if extra and rng.random() < optional:
+            seat, action = rng.choice(extra)
+            state = engine.apply(state, seat, action)
+            log.append((seat, action))
+            continue
         seat = rng.choice(sorted(acting))
         legal = engine.legal_actions(state, seat)
-        assert legal, f"seat {seat} must act but has no legal action"
         if step % 11 == 0:
             before = engine.dump(state)
             for who, bad in illegal_probes(engine, state, seat, players):

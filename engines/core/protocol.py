@@ -176,7 +176,11 @@ def _same_json(sent: Any, listed: Any) -> bool:
 
 
 def is_listed(action: Any, legal: list[Action]) -> bool:
-    """`action` is one of `legal`, equal as JSON: what apply accepts and what a bot must choose."""
+    """`action` is one of `legal`, equal as JSON: what apply accepts and what a bot must choose.
+
+    A seat outside to_act may still have legal actions: optional ones the game does not
+    wait for (Mokuru's Immunity "at any time"); apply accepts them like any other.
+    """
     return any(action == ok and _same_json(action, ok) for ok in legal)
 
 
@@ -200,7 +204,9 @@ class Engine(ABC, Generic[S]):
         """Seats that may act now; empty exactly when the game is over."""
 
     @abstractmethod
-    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """What `seat` may do now. For a seat in to_act: what the game waits for (never
+        empty). For any other seat: its optional actions, usually none."""
 
     @abstractmethod
     def _apply(self, state: S, seat: int, action: Action) -> S:
@@ -213,9 +219,10 @@ class Engine(ABC, Generic[S]):
         acting = self.to_act(state)
         if not acting:
             raise GameOver("the game is over")
-        if seat not in acting:
+        legal = self.legal_actions(state, seat)
+        if seat not in acting and not is_listed(action, legal):
             raise NotYourTurn(f"seat {seat} may not act now")
-        if not is_listed(action, self.legal_actions(state, seat)):
+        if not is_listed(action, legal):
             raise IllegalAction(f"{action!r} is not a legal action now")
         return self._apply(state, seat, action)
 

@@ -111,3 +111,5 @@ def all_engines() -> list[Engine[Any]]:
 # The built-in games, one line each.
 register("mojo", "engines.mojo")
 register("moby-trick", "engines.moby_trick")
+register("mooki-island", "engines.mooki_island")
+register("mokuru", "engines.mokuru")

@@ -38,7 +38,7 @@ def test_lobby_lists_every_registered_game_and_nothing_else(pages: TestClient) -
     assert _listed(html) == game_ids()
     assert "tiny" in _listed(html)
     # Games whose engines are not registered (yet) are simply absent.
-    assert "mooki-island" not in html and "Coming soon" not in html
+    assert "no-such-game" not in html and "Coming soon" not in html
     for game in game_ids():
         assert get_engine(game).spec.blurb in html
     assert "2\N{EN DASH}8 players" in html  # Mojo's counts come from its spec
@@ -52,11 +52,18 @@ def test_rules_pages_show_the_engine_card_data(pages: TestClient) -> None:
     assert f"<td>{total}</td>" in mojo.text
     whales = pages.get("/rules/moby-trick")
     assert whales.status_code == 200 and 'class="deck-table whale-table"' in whales.text
+    mooki = pages.get("/rules/mooki-island")
+    assert mooki.status_code == 200
+    box = get_engine("mooki-island").spec.data()
+    assert f"<td>{box['total']}</td>" in mooki.text and "cards.json" in mooki.text
+    for trophy in box["trophies"]:
+        stars = "★" * trophy["stars"]
+        assert f'{trophy["name"]} trophy</td><td><span aria-hidden="true">{stars}</span>' in mooki.text
 
 
 def test_rules_page_needs_a_registered_game_and_a_template(pages: TestClient) -> None:
     assert pages.get("/rules/tiny").status_code == 404  # registered, but it ships no rules page
-    assert pages.get("/rules/mooki-island").status_code == 404  # not registered
+    assert pages.get("/rules/no-such-game").status_code == 404  # not registered
     assert pages.get("/rules/..%2Fbase").status_code == 404
     registry.unregister("tiny")
     try:

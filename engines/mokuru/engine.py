@@ -1,0 +1,1014 @@
+"""Mokuru rules: Motable referees a dexterity game played with real wooden Mokuru.
+
+The players perform the tricks with their own hands and report each try; the
+engine draws the cards, counts the tries, applies the action cards, moves the
+pawns on the belts board and declares the Grandmaster. See
+docs/rules-decisions.md for every reading of the rulebook taken here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Literal
+
+from pydantic import Field
+
+from engines.core import (
+    Action,
+    Engine,
+    GameSpec,
+    Options,
+    Result,
+    Rng,
+    Scorepad,
+    Starter,
+    check_seat,
+    json_copy,
+    log_event,
+    seat_option,
+    seat_widget,
+)
+
+from .cards import CARDS, TABLE, Card
+
+EVENTS_KEPT = 40
+
+# Difficulty: what the player starts and stops the Mokuru with, and the tries per trick.
+LEVELS: dict[str, tuple[str, int]] = {
+    "easy": ("one hand", 3),
+    "normal": ("two fingers", 3),
+    "hard": ("one finger", 3),
+    "extreme": ("one finger", 1),
+}
+
+# Phases.
+DIFFICULTY = "difficulty"  # every seat picks its difficulty, all at once
+DRAW = "draw"  # `turn` draws (the first card of the turn, or on after an action card)
+TARGET = "target"  # `turn` names the player an action card or a Battle card aims at
+DARKNESS = "darkness"  # `turn` (possessed) looks through the tricks deck and picks a trick
+PERFORM = "perform"  # one performer reports a try (a trick, a Duel, The Doom, a Marathon)
+BATTLE = "battle"  # two performers race; the first "done" wins
+CONFIRM = "confirm"  # witness option: another seat confirms or disputes a reported success
+SPENT = "spent"  # tries spent: the performer may still win the trick with Immunity
+OVER = "over"
+
+# Sources of the trick being performed.
+FROM_DECK, FROM_MASTERS, GIVEN, STOLEN, FROM_DARKNESS = "deck", "masters", "given", "stolen", "darkness"
+
+# Action cards whose effect a targeted holder of Immunity may block while the window is open.
+BLOCKABLE = frozenset({"negative_boost", "swap", "belt_steal", "duel", "the_doom"})
+
+
+class MokuruOptions(Options):
+    belts: Literal["full", "short"] = Field(
+        "full",
+        title="Belts",
+        description="Full: white to black through every colour. Short: fewer belts for a quicker game.",
+    )
+    witness: Literal["auto", "on", "off"] = Field(
+        "auto",
+        title="Witnessed successes",
+        description=(
+            "On: another player confirms a reported success before it counts; a disputed success"
+            " is a miss. Auto: on with three or more players (turn it off around one device)."
+        ),
+    )
+    first_seat: int | None = Field(
+        None,
+        ge=0,
+        le=5,
+        title="Who starts",
+        description=(
+            "The most senior in a martial art starts, otherwise the youngest (empty: chosen at random)."
+        ),
+        json_schema_extra=seat_widget(5),
+    )
+
+
+def rules_data() -> dict[str, Any]:
+    """The belts and card tables for the rules page (the file the engine plays, as checked)."""
+    return TABLE.to_json()
+
+
+@dataclass
+class MokuruState:
+    players: int
+    rng: Rng
+    witness: bool
+    belt_names: list[str]
+    phase: str = DIFFICULTY
+    difficulty: list[str | None] = field(default_factory=list)
+    belts: list[int] = field(default_factory=list)  # index into belt_names; len(belt_names) = Grandmaster
+    kept: list[list[int]] = field(default_factory=list)  # action cards kept in front of each seat
+    # Tricks each seat must perform on coming turns: {"card", "source": given|stolen, "from": seat}.
+    imposed: list[list[dict[str, Any]]] = field(default_factory=list)
+    # Darkness tricks on the table: {"card", "owner", "waiting": seats still to perform it}.
+    darkness: list[dict[str, Any]] = field(default_factory=list)
+    deck: list[int] = field(default_factory=list)  # tricks deck, top first
+    discard: list[int] = field(default_factory=list)
+    masters: list[int] = field(default_factory=list)  # master tricks deck, top first
+    master_discard: list[int] = field(default_factory=list)
+    turn: int = 0
+    turns: int = 0  # turns begun
+    first_draw: bool = True  # the turn's first draw (imposed tricks, master tricks) is still to come
+    draw_mode: str = "turn"  # in DRAW: "turn", "duel" or "doom"
+    action_used: bool = False  # one action card per turn: later ones are discarded
+    mini_now: bool = False
+    mini_next: list[bool] = field(default_factory=list)
+    choosing: str | None = None  # in TARGET: the action key, or "battle"
+    effect: dict[str, Any] | None = None  # a Duel or The Doom in progress: {"action", "target"}
+    pending: dict[str, Any] | None = None  # an effect a holder of Immunity may still block
+    trick: dict[str, Any] | None = None
+    claim: dict[str, Any] | None = None  # a success awaiting a witness: {"seat", "back"}
+    winner: int | None = None
+    # Belts at the start of each round (one turn of every player), for the progress chart.
+    marks: list[list[int]] = field(default_factory=list)
+    seq: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def black(self) -> int:
+        return len(self.belt_names) - 1
+
+    @property
+    def grandmaster(self) -> int:
+        return len(self.belt_names)
+
+
+def clone(state: MokuruState) -> MokuruState:
+    """A copy sharing nothing the engine mutates (logged events are never changed, so shared)."""
+    trick = state.trick
+    return MokuruState(
+        players=state.players,
+        rng=Rng(state.rng.seed, state.rng.counter),
+        witness=state.witness,
+        belt_names=state.belt_names,
+        phase=state.phase,
+        difficulty=list(state.difficulty),
+        belts=list(state.belts),
+        kept=[list(k) for k in state.kept],
+        imposed=[[dict(r) for r in q] for q in state.imposed],
+        darkness=[{**d, "waiting": list(d["waiting"])} for d in state.darkness],
+        deck=list(state.deck),
+        discard=list(state.discard),
+        masters=list(state.masters),
+        master_discard=list(state.master_discard),
+        turn=state.turn,
+        turns=state.turns,
+        first_draw=state.first_draw,
+        draw_mode=state.draw_mode,
+        action_used=state.action_used,
+        mini_now=state.mini_now,
+        mini_next=list(state.mini_next),
+        choosing=state.choosing,
+        effect=dict(state.effect) if state.effect is not None else None,
+        pending=dict(state.pending) if state.pending is not None else None,
+        trick=(
+            {**trick, "players": list(trick["players"]), "tries": list(trick["tries"])}
+            if trick is not None
+            else None
+        ),
+        claim=dict(state.claim) if state.claim is not None else None,
+        winner=state.winner,
+        marks=state.marks,  # rows are appended, never changed: a new list is made on append
+        seq=state.seq,
+        events=list(state.events),
+    )
+
+
+def tries_for(state: MokuruState, seat: int) -> int:
+    level = state.difficulty[seat]
+    return LEVELS[level][1] if level is not None else 3
+
+
+def holds(state: MokuruState, seat: int, action: str) -> int | None:
+    """The id of a kept action card of that kind, or None."""
+    for card_id in state.kept[seat]:
+        if CARDS[card_id].action == action:
+            return card_id
+    return None
+
+
+def performer(state: MokuruState) -> int | None:
+    """The seat whose try is due (None outside PERFORM)."""
+    trick = state.trick
+    if trick is None or state.phase not in (PERFORM, SPENT):
+        return None
+    seat: int = trick["players"][trick["at"]]
+    return seat
+
+
+def targets(state: MokuruState, choosing: str) -> list[int]:
+    """Seats an action card (or a Battle card) may aim at."""
+    me, black = state.turn, state.black
+    everyone = range(state.players)
+    if choosing == "positive_boost":
+        return [s for s in everyone if state.belts[s] < black]
+    if choosing == "negative_boost":
+        return list(everyone)
+    if choosing == "swap":
+        if state.belts[me] >= black:
+            return []
+        return [s for s in everyone if s != me and state.belts[s] < black]
+    return [s for s in everyone if s != me]
+
+
+def own_immunity_allowed(state: MokuruState, seat: int) -> bool:
+    """May `seat` win the trick it is performing with Immunity? Not a master trick, not a contest,
+    and not while on the black belt (it would buy the Grandmaster belt)."""
+    trick = state.trick
+    if trick is None or trick["mode"] != "solo" or holds(state, seat, "immunity") is None:
+        return False
+    return not CARDS[trick["card"]].is_master and state.belts[seat] < state.black
+
+
+def card_brief(card: Card) -> dict[str, Any]:
+    """A card as events name it: never its id (the card may later go back into the deck)."""
+    if card.is_action:
+        return {"card": card.name, "action": card.action}
+    return {"card": card.name, "category": card.category}
+
+
+class MokuruEngine(Engine[MokuruState]):
+    spec = GameSpec(
+        id="mokuru",
+        title="Mokuru",
+        min_players=2,
+        max_players=6,
+        options_model=MokuruOptions,
+        blurb="Perform Mokuru tricks with your own hands; Motable referees your climb to Grandmaster.",
+        winner="first_to_goal",
+        panel="progress",
+        starter=Starter(
+            option="first_seat",
+            question="Who is the most senior in a martial art (or else the youngest)?",
+        ),
+        data=rules_data,
+    )
+
+    # -- setup ------------------------------------------------------------
+    def setup(self, players: int, seed: int, options: Options) -> MokuruState:
+        assert isinstance(options, MokuruOptions)
+        self.spec.check_players(players)
+        first = seat_option(options, "first_seat", players)
+        rng = Rng(seed)
+        witness = options.witness == "on" or (options.witness == "auto" and players >= 3)
+        state = MokuruState(
+            players=players,
+            rng=rng,
+            witness=witness,
+            belt_names=TABLE.belt_names(short=options.belts == "short"),
+            difficulty=[None] * players,
+            belts=[0] * players,
+            kept=[[] for _ in range(players)],
+            imposed=[[] for _ in range(players)],
+            mini_next=[False] * players,
+        )
+        state.deck = rng.shuffled(list(TABLE.deck))
+        state.masters = rng.shuffled(list(TABLE.masters))
+        state.turn = rng.randrange(players) if first is None else first
+        return state
+
+    # -- flow -------------------------------------------------------------
+    def to_act(self, state: MokuruState) -> frozenset[int]:
+        phase = state.phase
+        if phase == OVER:
+            return frozenset()
+        if phase == DIFFICULTY:
+            return frozenset(s for s, d in enumerate(state.difficulty) if d is None)
+        if phase in (PERFORM, SPENT):
+            seat = performer(state)
+            assert seat is not None
+            return frozenset((seat,))
+        if phase == BATTLE:
+            assert state.trick is not None
+            return frozenset(state.trick["players"])
+        if phase == CONFIRM:
+            assert state.claim is not None
+            return frozenset(s for s in range(state.players) if s != state.claim["seat"])
+        return frozenset((state.turn,))
+
+    def legal_actions(self, state: MokuruState, seat: int) -> list[Action]:
+        actions = self._waited_actions(state, seat) if seat in self.to_act(state) else []
+        return actions + [a for a in self._optional_actions(state, seat) if a not in actions]
+
+    def _waited_actions(self, state: MokuruState, seat: int) -> list[Action]:
+        phase = state.phase
+        if phase == DIFFICULTY:
+            return [{"type": "difficulty", "level": level} for level in LEVELS]
+        if phase == DRAW:
+            return [{"type": "draw"}]
+        if phase == TARGET:
+            assert state.choosing is not None
+            actions: list[Action] = [{"type": "target", "seat": s} for s in targets(state, state.choosing)]
+            return actions + self._give_actions(state, seat)
+        if phase == DARKNESS:
+            choices = sorted(c for c in state.deck if CARDS[c].is_trick)
+            return [{"type": "impose", "card": c} for c in choices]
+        if phase == PERFORM:
+            actions = [{"type": "report", "outcome": "landed"}, {"type": "report", "outcome": "missed"}]
+            if own_immunity_allowed(state, seat):
+                actions.append({"type": "immunity"})
+            return actions + self._give_actions(state, seat)
+        if phase == BATTLE:
+            return [{"type": "report", "outcome": "done"}, {"type": "report", "outcome": "missed"}]
+        if phase == CONFIRM:
+            return [{"type": "witness", "verdict": "confirm"}, {"type": "witness", "verdict": "dispute"}]
+        if phase == SPENT:
+            return [{"type": "immunity"}, {"type": "accept_miss"}]
+        return []
+
+    def _give_actions(self, state: MokuruState, seat: int) -> list[Action]:
+        """Give a Trick: right after drawing a trick on your turn, before anything is done with it."""
+        trick = state.trick
+        if trick is None or not trick["fresh"] or seat != state.turn or seat != trick["performer"]:
+            return []
+        if holds(state, seat, "give_a_trick") is None:
+            return []
+        master = CARDS[trick["card"]].is_master
+        return [
+            {"type": "give", "seat": s}
+            for s in range(state.players)
+            if s != seat and (state.belts[s] >= state.black) == master
+        ]
+
+    def _optional_actions(self, state: MokuruState, seat: int) -> list[Action]:
+        """Actions the game does not wait for: Immunity against an effect aimed at you while its
+        window is open, and Steal a Trick while a freshly drawn trick is still untouched."""
+        if state.phase == OVER:
+            return []
+        pending = state.pending
+        if pending is not None and pending["target"] == seat and holds(state, seat, "immunity") is not None:
+            return [{"type": "immunity"}]
+        trick = state.trick
+        if (
+            trick is not None
+            and trick["fresh"]
+            and seat != trick["performer"]
+            and holds(state, seat, "steal_a_trick") is not None
+            and (state.belts[seat] >= state.black) == CARDS[trick["card"]].is_master
+        ):
+            return [{"type": "steal"}]
+        return []
+
+    def _apply(self, state: MokuruState, seat: int, action: Action) -> MokuruState:
+        state = clone(state)
+        self.advance(state, seat, action)
+        return state
+
+    def advance(self, state: MokuruState, seat: int, action: Action) -> None:
+        """Apply a legal action to `state` in place, unchecked."""
+        kind = action["type"]
+        pending = state.pending
+        if pending is not None and not (kind == "immunity" and seat == pending["target"]):
+            # The window for Immunity closes with the next action the game was waiting for.
+            self._resolve_pending(state)
+        if kind == "difficulty":
+            self._difficulty(state, seat, action["level"])
+        elif kind == "draw":
+            self._draw(state)
+        elif kind == "target":
+            self._target(state, action["seat"])
+        elif kind == "impose":
+            self._impose(state, action["card"])
+        elif kind == "report":
+            self._report(state, seat, action["outcome"])
+        elif kind == "witness":
+            self._witness(state, seat, action["verdict"])
+        elif kind == "immunity":
+            self._immunity(state, seat)
+        elif kind == "accept_miss":
+            self._log(state, {"type": "miss", "seat": seat, "final": True})
+            self._end_turn(state)
+        elif kind == "give":
+            self._give(state, seat, action["seat"])
+        elif kind == "steal":
+            self._steal(state, seat)
+        else:  # pragma: no cover - legal_actions lists no other type
+            raise AssertionError(kind)
+
+    # -- events -----------------------------------------------------------
+    @staticmethod
+    def _log(state: MokuruState, event: dict[str, Any]) -> None:
+        fields = {k: v for k, v in event.items() if k != "type"}
+        state.seq = log_event(state.events, state.seq, event["type"], fields, EVENTS_KEPT)
+
+    # -- belts ------------------------------------------------------------
+    def _move(self, state: MokuruState, seat: int, steps: int, why: str) -> None:
+        """Move a pawn, never below white nor (by these moves) past black."""
+        before = state.belts[seat]
+        after = max(0, min(state.black, before + steps))
+        if after != before:
+            state.belts[seat] = after
+        self._log(state, {"type": "belt", "seat": seat, "from": before, "to": after, "why": why})
+
+    def _to_white(self, state: MokuruState, seat: int, why: str) -> None:
+        self._move(state, seat, -state.belts[seat], why)
+
+    def _grandmaster(self, state: MokuruState, seat: int) -> None:
+        state.belts[seat] = state.grandmaster
+        state.winner = seat
+        state.phase = OVER
+        state.pending = None
+        self._dispose_trick(state)
+        self._log(state, {"type": "grandmaster", "seat": seat})
+
+    # -- turns ------------------------------------------------------------
+    def _difficulty(self, state: MokuruState, seat: int, level: str) -> None:
+        state.difficulty[seat] = level
+        self._log(state, {"type": "difficulty", "seat": seat, "level": level, "tries": LEVELS[level][1]})
+        if None not in state.difficulty:
+            self._start_turn(state, state.turn)
+
+    def _start_turn(self, state: MokuruState, seat: int) -> None:
+        state.turn = seat
+        state.turns += 1
+        if (state.turns - 1) % state.players == 0:
+            state.marks = [*state.marks, list(state.belts)]
+        state.phase = DRAW
+        state.draw_mode = "turn"
+        state.first_draw = True
+        state.action_used = False
+        state.mini_now = state.mini_next[seat]
+        state.mini_next[seat] = False
+        state.choosing = None
+        state.effect = None
+        state.trick = None
+        state.claim = None
+        self._log(state, {"type": "turn", "seat": seat, "round": self.round_number(state)})
+
+    def _dispose_trick(self, state: MokuruState) -> None:
+        trick = state.trick
+        state.trick = None
+        if trick is None:
+            return
+        card_id = trick["card"]
+        if trick["source"] == FROM_DARKNESS:
+            entry = next(d for d in state.darkness if d["card"] == card_id)
+            if not entry["waiting"]:
+                state.darkness.remove(entry)
+                state.discard.append(card_id)
+        elif CARDS[card_id].is_master:
+            state.master_discard.append(card_id)
+        else:
+            state.discard.append(card_id)
+
+    def _end_turn(self, state: MokuruState) -> None:
+        self._dispose_trick(state)
+        state.effect = None
+        state.choosing = None
+        state.claim = None
+        self._start_turn(state, (state.turn + 1) % state.players)
+
+    # -- drawing ----------------------------------------------------------
+    def _pop(self, state: MokuruState, master: bool, refilled: list[bool]) -> int | None:
+        """The top card of a deck; an empty deck is refilled once from its discard pile."""
+        deck, pile = (state.masters, state.master_discard) if master else (state.deck, state.discard)
+        if not deck:
+            if refilled[0] or not pile:
+                return None
+            refilled[0] = True
+            deck.extend(state.rng.shuffled(pile))
+            pile.clear()
+            self._log(state, {"type": "shuffle", "deck": "masters" if master else "tricks"})
+        return deck.pop(0)
+
+    def _draw(self, state: MokuruState) -> None:
+        seat = state.turn
+        if state.draw_mode in ("duel", "doom"):
+            card_id = self._draw_plain_trick(state, master=False, skip_marathon=True)
+            if card_id is None:
+                self._log(state, {"type": "no_trick", "seat": seat})
+                self._end_turn(state)
+                return
+            self._begin_contest(state, card_id)
+            return
+        if state.first_draw:
+            state.first_draw = False
+            for entry in state.darkness:
+                if seat in entry["waiting"]:
+                    entry["waiting"].remove(seat)
+                    self._begin_trick(state, entry["card"], FROM_DARKNESS)
+                    return
+            if state.imposed[seat]:
+                received = state.imposed[seat].pop(0)
+                self._begin_trick(state, received["card"], received["source"])
+                return
+            if state.belts[seat] >= state.black:
+                card_id = self._draw_plain_trick(state, master=True, skip_marathon=False)
+                if card_id is None:
+                    self._log(state, {"type": "no_trick", "seat": seat, "deck": "masters"})
+                    self._end_turn(state)
+                else:
+                    self._begin_trick(state, card_id, FROM_MASTERS)
+                return
+        self._draw_on(state)
+
+    def _draw_plain_trick(self, state: MokuruState, master: bool, skip_marathon: bool) -> int | None:
+        """Draw until a trick turns up; action cards (and, if asked, the Marathon) are discarded."""
+        refilled = [False]
+        while (card_id := self._pop(state, master, refilled)) is not None:
+            card = CARDS[card_id]
+            if card.is_action or (skip_marathon and card.is_marathon):
+                state.discard.append(card_id)
+                self._log(state, {"type": "discarded", "seat": state.turn, **card_brief(card)})
+                continue
+            return card_id
+        return None
+
+    def _draw_on(self, state: MokuruState) -> None:
+        """A turn's draw from the tricks deck: action cards take effect until a trick turns up."""
+        seat = state.turn
+        refilled = [False]
+        while (card_id := self._pop(state, False, refilled)) is not None:
+            card = CARDS[card_id]
+            if not card.is_action:
+                self._begin_trick(state, card_id, FROM_DECK)
+                return
+            if state.action_used:
+                state.discard.append(card_id)
+                self._log(state, {"type": "discarded", "seat": seat, **card_brief(card)})
+                continue
+            state.action_used = True
+            self._log(state, {"type": "action", "seat": seat, **card_brief(card)})
+            if card.mode == "keep":
+                state.kept[seat].append(card_id)
+                continue
+            state.discard.append(card_id)
+            assert card.action is not None
+            if self._play_card(state, card.action):
+                return
+        self._log(state, {"type": "no_trick", "seat": seat})
+        self._end_turn(state)
+
+    def _play_card(self, state: MokuruState, action: str) -> bool:
+        """Start a "play it" card's effect; True when it needs a decision (or ended the turn)."""
+        seat = state.turn
+        if action == "mini_mokuru":
+            state.mini_now = True
+            for s in range(state.players):
+                if s != seat:
+                    state.mini_next[s] = True
+            return False
+        if action == "darkness":
+            if any(CARDS[c].is_trick for c in state.deck):
+                state.phase = DARKNESS
+            else:
+                # Nothing to choose: the spirit still grants its belt.
+                self._log(state, {"type": "darkness", "seat": seat, "card": None})
+                self._move(state, seat, 1, "darkness")
+                self._end_turn(state)
+            return True
+        if not targets(state, action):
+            self._log(state, {"type": "no_target", "seat": seat, "action": action})
+            return False
+        state.phase = TARGET
+        state.choosing = action
+        return True
+
+    # -- action card effects ----------------------------------------------
+    def _target(self, state: MokuruState, target: int) -> None:
+        choosing, seat = state.choosing, state.turn
+        state.choosing = None
+        self._log(state, {"type": "target", "seat": seat, "action": choosing, "target": target})
+        if choosing == "battle":
+            trick = state.trick
+            assert trick is not None
+            trick["fresh"] = False
+            trick["players"] = [seat, target]
+            trick["tries"] = [1, 1]  # a race: each racer finishes or drops out once
+            state.phase = BATTLE
+            return
+        state.phase = DRAW
+        assert choosing is not None
+        if choosing in ("duel", "the_doom"):
+            state.effect = {"action": choosing, "target": target}
+            state.draw_mode = "duel" if choosing == "duel" else "doom"
+            if choosing == "duel" and holds(state, target, "immunity") is not None:
+                state.pending = {"action": "duel", "source": seat, "target": target}
+            return
+        if choosing == "positive_boost":
+            self._move(state, target, 1, "positive_boost")
+        elif holds(state, target, "immunity") is not None and target != seat:
+            state.pending = {"action": choosing, "source": seat, "target": target}
+        else:
+            self._effect(state, choosing, seat, target)
+
+    def _effect(self, state: MokuruState, action: str, source: int, target: int) -> None:
+        if action == "negative_boost":
+            self._move(state, target, -1, action)
+        elif action == "swap":
+            mine, theirs = state.belts[source], state.belts[target]
+            state.belts[source], state.belts[target] = theirs, mine
+            self._log(state, {"type": "swap", "seat": source, "target": target})
+        elif action == "belt_steal":
+            if state.belts[source] < state.black:
+                self._move(state, source, 1, action)
+            self._move(state, target, -1, action)
+        elif action == "the_doom":
+            self._to_white(state, target, action)
+
+    def _resolve_pending(self, state: MokuruState) -> None:
+        pending = state.pending
+        assert pending is not None
+        state.pending = None
+        if pending["action"] != "duel":
+            self._effect(state, pending["action"], pending["source"], pending["target"])
+
+    def _immunity(self, state: MokuruState, seat: int) -> None:
+        card_id = holds(state, seat, "immunity")
+        assert card_id is not None
+        state.kept[seat].remove(card_id)
+        state.discard.append(card_id)
+        pending = state.pending
+        if pending is not None and pending["target"] == seat:
+            state.pending = None
+            self._log(state, {"type": "immunity", "seat": seat, "against": pending["action"]})
+            if pending["action"] == "duel":
+                self._end_turn(state)  # a refused duel has no winner; the challenger's turn ends
+            elif pending["action"] == "the_doom":
+                self._to_white(state, pending["source"], "the_doom")
+            return
+        self._log(state, {"type": "immunity", "seat": seat, "against": None})
+        self._succeed(state, seat)
+
+    def _impose(self, state: MokuruState, card_id: int) -> None:
+        seat = state.turn
+        state.deck.remove(card_id)
+        waiting = [(seat + k) % state.players for k in range(1, state.players)]
+        state.darkness.append({"card": card_id, "owner": seat, "waiting": waiting})
+        state.deck = state.rng.shuffled(state.deck)
+        self._log(state, {"type": "darkness", "seat": seat, **card_brief(CARDS[card_id])})
+        self._move(state, seat, 1, "darkness")
+        self._end_turn(state)
+
+    def _give(self, state: MokuruState, seat: int, target: int) -> None:
+        trick = state.trick
+        assert trick is not None
+        card_id = holds(state, seat, "give_a_trick")
+        assert card_id is not None
+        state.kept[seat].remove(card_id)
+        state.discard.append(card_id)
+        state.imposed[target].append({"card": trick["card"], "source": GIVEN, "from": seat})
+        self._log(state, {"type": "give", "seat": seat, "target": target, **card_brief(CARDS[trick["card"]])})
+        self._replace_trick(state, CARDS[trick["card"]].is_master)
+
+    def _steal(self, state: MokuruState, seat: int) -> None:
+        trick = state.trick
+        assert trick is not None
+        card_id = holds(state, seat, "steal_a_trick")
+        assert card_id is not None
+        state.kept[seat].remove(card_id)
+        state.discard.append(card_id)
+        victim = trick["performer"]
+        state.imposed[seat].append({"card": trick["card"], "source": STOLEN, "from": victim})
+        self._log(
+            state, {"type": "steal", "seat": seat, "victim": victim, **card_brief(CARDS[trick["card"]])}
+        )
+        self._replace_trick(state, CARDS[trick["card"]].is_master)
+
+    def _replace_trick(self, state: MokuruState, master: bool) -> None:
+        """The drawer lost the trick (given or stolen) and draws another from the same deck."""
+        state.trick = None
+        state.choosing = None
+        card_id = self._draw_plain_trick(state, master=master, skip_marathon=False)
+        if card_id is None:
+            self._log(state, {"type": "no_trick", "seat": state.turn})
+            self._end_turn(state)
+            return
+        self._begin_trick(state, card_id, FROM_MASTERS if master else FROM_DECK)
+
+    # -- performing -------------------------------------------------------
+    def _new_trick(self, state: MokuruState, card_id: int, source: str, mode: str) -> dict[str, Any]:
+        return {
+            "card": card_id,
+            "source": source,
+            "mode": mode,
+            "performer": state.turn,
+            "players": [state.turn],
+            "tries": [tries_for(state, state.turn)],
+            "at": 0,
+            "fresh": source in (FROM_DECK, FROM_MASTERS),
+            "mini": state.mini_now,
+        }
+
+    def _begin_trick(self, state: MokuruState, card_id: int, source: str) -> None:
+        card = CARDS[card_id]
+        seat = state.turn
+        self._log(state, {"type": "trick", "seat": seat, "source": source, **card_brief(card)})
+        if card.category == "Battle":
+            state.trick = self._new_trick(state, card_id, source, "battle")
+            state.phase = TARGET
+            state.choosing = "battle"
+        elif card.is_marathon:
+            trick = self._new_trick(state, card_id, source, "marathon")
+            trick["players"] = [(seat + k) % state.players for k in range(state.players)]
+            trick["tries"] = [1] * state.players
+            state.trick = trick
+            state.phase = PERFORM
+        else:
+            state.trick = self._new_trick(state, card_id, source, "solo")
+            state.phase = PERFORM
+
+    def _begin_contest(self, state: MokuruState, card_id: int) -> None:
+        """The trick of a Duel or of The Doom, drawn after naming the opponent."""
+        effect = state.effect
+        assert effect is not None
+        seat = state.turn
+        self._log(
+            state, {"type": "trick", "seat": seat, "source": effect["action"], **card_brief(CARDS[card_id])}
+        )
+        if effect["action"] == "duel":
+            trick = self._new_trick(state, card_id, "duel", "duel")
+            victim = effect["target"]
+            trick["players"] = [seat, victim]
+            trick["tries"] = [tries_for(state, seat), tries_for(state, victim)]
+        else:
+            trick = self._new_trick(state, card_id, "doom", "doom")
+            trick["tries"] = [1]  # The Doom allows a single try
+        trick["fresh"] = False
+        state.trick = trick
+        state.phase = PERFORM
+
+    def _report(self, state: MokuruState, seat: int, outcome: str) -> None:
+        trick = state.trick
+        assert trick is not None
+        trick["fresh"] = False
+        self._log(state, {"type": "report", "seat": seat, "outcome": outcome})
+        if outcome == "missed":
+            self._missed(state, seat)
+        elif state.witness:
+            state.claim = {"seat": seat, "back": state.phase}
+            state.phase = CONFIRM
+        else:
+            self._landed(state, seat)
+
+    def _witness(self, state: MokuruState, seat: int, verdict: str) -> None:
+        claim = state.claim
+        assert claim is not None
+        state.claim = None
+        state.phase = claim["back"]
+        self._log(state, {"type": "witness", "seat": seat, "claimant": claim["seat"], "verdict": verdict})
+        if verdict == "confirm":
+            self._landed(state, claim["seat"])
+        else:
+            self._missed(state, claim["seat"])
+
+    def _landed(self, state: MokuruState, seat: int) -> None:
+        trick = state.trick
+        assert trick is not None
+        mode = trick["mode"]
+        if mode == "solo":
+            self._succeed(state, seat)
+        elif mode in ("duel", "battle"):
+            self._log(state, {"type": "winner", "seat": seat, "mode": mode})
+            self._contest_won(state, seat, mode)
+        elif mode == "doom":
+            effect = state.effect
+            assert effect is not None
+            victim = effect["target"]
+            self._log(state, {"type": "winner", "seat": seat, "mode": mode})
+            if holds(state, victim, "immunity") is not None:
+                state.pending = {"action": "the_doom", "source": seat, "target": victim}
+            else:
+                self._to_white(state, victim, "the_doom")
+            self._end_turn(state)
+        else:  # marathon: stayed in, the next player goes
+            trick["at"] = (trick["at"] + 1) % len(trick["players"])
+
+    def _missed(self, state: MokuruState, seat: int) -> None:
+        trick = state.trick
+        assert trick is not None
+        mode = trick["mode"]
+        at = trick["players"].index(seat)
+        if mode == "doom":
+            self._log(state, {"type": "miss", "seat": seat, "final": True})
+            self._to_white(state, seat, "the_doom")
+            self._end_turn(state)
+            return
+        if mode in ("battle", "marathon"):
+            trick["players"].pop(at)
+            trick["tries"].pop(at)
+            self._log(state, {"type": "out", "seat": seat, "mode": mode})
+            if mode == "marathon":
+                if trick["at"] >= len(trick["players"]):
+                    trick["at"] = 0
+                if len(trick["players"]) == 1:
+                    last = trick["players"][0]
+                    self._log(state, {"type": "winner", "seat": last, "mode": mode})
+                    self._contest_won(state, last, mode)
+            elif not trick["players"]:
+                self._log(state, {"type": "winner", "seat": None, "mode": mode})
+                self._end_turn(state)
+            return
+        trick["tries"][at] -= 1
+        if mode == "duel":
+            other = 1 - at
+            if trick["tries"][other] > 0:
+                trick["at"] = other
+            elif trick["tries"][at] <= 0:
+                self._log(state, {"type": "winner", "seat": None, "mode": mode})
+                self._end_turn(state)
+            return
+        if trick["tries"][at] > 0:
+            return
+        if own_immunity_allowed(state, seat):
+            state.phase = SPENT
+            return
+        self._log(state, {"type": "miss", "seat": seat, "final": True})
+        self._end_turn(state)
+
+    def _succeed(self, state: MokuruState, seat: int) -> None:
+        """A trick of your own landed: up one belt; from black only by a master or Darkness trick."""
+        trick = state.trick
+        assert trick is not None
+        card = CARDS[trick["card"]]
+        self._log(state, {"type": "success", "seat": seat, **card_brief(card)})
+        if state.belts[seat] >= state.black:
+            if card.is_master or trick["source"] == FROM_DARKNESS:
+                self._grandmaster(state, seat)
+                return
+            self._log(
+                state, {"type": "belt", "seat": seat, "from": state.black, "to": state.black, "why": "black"}
+            )
+        else:
+            self._move(state, seat, 1, "trick")
+        self._end_turn(state)
+
+    def _contest_won(self, state: MokuruState, seat: int, mode: str) -> None:
+        """A Duel, Battle or Marathon won: up one belt, but a black belt stays where it is."""
+        if state.belts[seat] < state.black:
+            self._move(state, seat, 1, mode)
+        self._end_turn(state)
+
+    # -- what leaves the engine -------------------------------------------
+    def round_number(self, state: MokuruState) -> int:
+        return max(1, (state.turns - 1) // state.players + 1)
+
+    def _seat_json(self, state: MokuruState, seat: int) -> dict[str, Any]:
+        level = state.difficulty[seat]
+        belt = state.belts[seat]
+        return {
+            "seat": seat,
+            "belt": belt,
+            "belt_name": TABLE.grandmaster.name if belt >= state.grandmaster else state.belt_names[belt],
+            "difficulty": level,
+            "hand": LEVELS[level][0] if level is not None else None,
+            "tries_per_trick": LEVELS[level][1] if level is not None else None,
+            "kept": [CARDS[c].to_json() for c in state.kept[seat]],
+            "imposed": [
+                {"card": CARDS[r["card"]].to_json(), "source": r["source"], "from": r["from"]}
+                for r in state.imposed[seat]
+            ],
+            "darkness_due": any(seat in d["waiting"] for d in state.darkness),
+            "mini_next": state.mini_next[seat],
+        }
+
+    def view(self, state: MokuruState, seat: int | None) -> dict[str, Any]:
+        check_seat(seat, state.players)
+        trick = state.trick
+        trick_json = None
+        if trick is not None:
+            trick_json = {
+                **json_copy({k: v for k, v in trick.items() if k != "card"}),
+                "card": CARDS[trick["card"]].to_json(),
+                "current": performer(state),
+            }
+        possessed = state.phase == DARKNESS and seat == state.turn
+        colours = [b.colour for b in TABLE.belts if b.name in state.belt_names]
+        result = self.result(state)
+        return {
+            "game": self.spec.id,
+            "seat": seat,
+            "players": state.players,
+            "round": self.round_number(state),
+            "events": json_copy(state.events),
+            "phase": state.phase,
+            "turn": state.turn,
+            "to_act": sorted(self.to_act(state)),
+            "belts": list(state.belt_names),
+            "belt_colours": colours,
+            "grandmaster": state.grandmaster,
+            "levels": {k: {"hand": h, "tries": t} for k, (h, t) in LEVELS.items()},
+            "witness": state.witness,
+            "seats": [self._seat_json(state, s) for s in range(state.players)],
+            "deck_count": len(state.deck),
+            "master_count": len(state.masters),
+            "discard": [CARDS[c].to_json() for c in state.discard],
+            "master_discard": [CARDS[c].to_json() for c in state.master_discard],
+            "mini": state.mini_now,
+            "action_used": state.action_used,
+            "trick": trick_json,
+            "choosing": (
+                {"action": state.choosing, "targets": targets(state, state.choosing)}
+                if state.phase == TARGET and state.choosing is not None
+                else None
+            ),
+            "effect": json_copy(state.effect),
+            "pending": json_copy(state.pending),
+            "claim": {"seat": state.claim["seat"]} if state.claim is not None else None,
+            "darkness": [
+                {"card": CARDS[d["card"]].to_json(), "owner": d["owner"], "waiting": list(d["waiting"])}
+                for d in state.darkness
+            ],
+            # Only the possessed player looks through the deck, and only while choosing.
+            "darkness_deck": (
+                [CARDS[c].to_json() for c in sorted(state.deck) if CARDS[c].is_trick] if possessed else None
+            ),
+            "winner": state.winner,
+            "result": result.to_json() if result else None,
+        }
+
+    def hidden_ids(self, state: MokuruState, seat: int | None) -> frozenset[int]:
+        hidden = set(state.masters)
+        if not (state.phase == DARKNESS and seat == state.turn):
+            hidden.update(state.deck)
+        else:
+            hidden.update(c for c in state.deck if not CARDS[c].is_trick)
+        return frozenset(hidden)
+
+    def scorepad(self, state: MokuruState) -> Scorepad:
+        """Belts won (or lost) in each finished round; the totals are the belts now.
+
+        The round in play counts once the game is over, so the rows add up to the final belts."""
+        marks = [*state.marks, list(state.belts)] if state.winner is not None else state.marks
+        rounds = [[b - a for a, b in zip(x, y, strict=True)] for x, y in pairwise(marks)]
+        return Scorepad(rounds=rounds, totals=list(state.belts))
+
+    def result(self, state: MokuruState) -> Result | None:
+        if state.winner is None:
+            return None
+        return Result(winners=[state.winner], scores=list(state.belts))
+
+    # -- persistence ------------------------------------------------------
+    def dump(self, state: MokuruState) -> dict[str, Any]:
+        return {
+            "players": state.players,
+            "rng": state.rng.dump(),
+            "witness": state.witness,
+            "belt_names": list(state.belt_names),
+            "phase": state.phase,
+            "difficulty": list(state.difficulty),
+            "belts": list(state.belts),
+            "kept": [list(k) for k in state.kept],
+            "imposed": json_copy(state.imposed),
+            "darkness": json_copy(state.darkness),
+            "deck": list(state.deck),
+            "discard": list(state.discard),
+            "masters": list(state.masters),
+            "master_discard": list(state.master_discard),
+            "turn": state.turn,
+            "turns": state.turns,
+            "first_draw": state.first_draw,
+            "draw_mode": state.draw_mode,
+            "action_used": state.action_used,
+            "mini_now": state.mini_now,
+            "mini_next": list(state.mini_next),
+            "choosing": state.choosing,
+            "effect": json_copy(state.effect),
+            "pending": json_copy(state.pending),
+            "trick": json_copy(state.trick),
+            "claim": json_copy(state.claim),
+            "winner": state.winner,
+            "marks": [list(m) for m in state.marks],
+            "seq": state.seq,
+            "events": json_copy(state.events),
+        }
+
+    def load(self, data: dict[str, Any]) -> MokuruState:
+        return MokuruState(
+            players=int(data["players"]),
+            rng=Rng.load(data["rng"]),
+            witness=bool(data["witness"]),
+            belt_names=[str(b) for b in data["belt_names"]],
+            phase=str(data["phase"]),
+            difficulty=list(data["difficulty"]),
+            belts=[int(b) for b in data["belts"]],
+            kept=[[int(c) for c in k] for k in data["kept"]],
+            imposed=json_copy(data["imposed"]),
+            darkness=json_copy(data["darkness"]),
+            deck=[int(c) for c in data["deck"]],
+            discard=[int(c) for c in data["discard"]],
+            masters=[int(c) for c in data["masters"]],
+            master_discard=[int(c) for c in data["master_discard"]],
+            turn=int(data["turn"]),
+            turns=int(data["turns"]),
+            first_draw=bool(data["first_draw"]),
+            draw_mode=str(data["draw_mode"]),
+            action_used=bool(data["action_used"]),
+            mini_now=bool(data["mini_now"]),
+            mini_next=[bool(m) for m in data["mini_next"]],
+            choosing=data["choosing"],
+            effect=json_copy(data["effect"]),
+            pending=json_copy(data["pending"]),
+            trick=json_copy(data["trick"]),
+            claim=json_copy(data["claim"]),
+            winner=data["winner"],
+            marks=[[int(b) for b in m] for m in data["marks"]],
+            seq=int(data["seq"]),
+            events=json_copy(data["events"]),
+        )
+
+
+__all__ = ["LEVELS", "MokuruEngine", "MokuruOptions", "MokuruState"]

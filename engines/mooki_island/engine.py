@@ -1,0 +1,414 @@
+"""The Mooki Island rules: two collectors draw double-sided cards and keep one side.
+
+Hidden information is the heart of this game, so the state keeps faces as data
+numbers (see cards.py) and every view names a face only by a per-match id that is
+a seeded shuffle of 0..71: an id says nothing about the face on the other side.
+
+Who may see a face:
+- a pile's top card: its upper face, everyone; nothing else of a pile, ever;
+- the drawn card: its upper face, everyone; its lower face, the drawer only;
+- a collection: only its top card's chosen face while the game runs (the memory
+  rule: nobody may look through a collection); every chosen face once the game
+  has ended and the collections are sorted. The side a card was not placed on is
+  never shown to anyone.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from pydantic import Field
+
+from engines.core import (
+    Action,
+    Engine,
+    GameSpec,
+    Options,
+    Result,
+    Rng,
+    Scorepad,
+    Starter,
+    check_seat,
+    json_copy,
+    log_event,
+    seat_option,
+    seat_widget,
+)
+
+from .cards import BOX, FAMILIES, LEGENDARY, SPIDER, Face, rules_data
+
+GAME_ID = "mooki-island"
+PLAYERS = 2
+FACES = len(BOX.faces)
+CARDS = BOX.cards
+EVENTS_KEPT = 4  # the view holds no history of placements: only the latest turns' events
+
+TAKE, PLACE, RETURN, OVER = "take", "place", "return", "over"
+UPPER, LOWER = "upper", "lower"
+
+
+class MookiIslandOptions(Options):
+    youngest: int | None = Field(
+        None,
+        ge=0,
+        le=PLAYERS - 1,
+        title="Who is the youngest",
+        description="The youngest player starts and wins a tie in stars. Empty: drawn at random.",
+        json_schema_extra=seat_widget(PLAYERS - 1),
+    )
+    memory_aid: bool = Field(
+        False,
+        title="Memory aid",
+        description="Show each player how many Mookies of each family their own collection holds "
+        "(for younger players; the rulebook asks players to remember).",
+    )
+
+
+def other(seat: int) -> int:
+    return 1 - seat
+
+
+def flip(face: int) -> int:
+    """The face on the other side of the same card."""
+    return face ^ 1
+
+
+@dataclass
+class MookiIslandState:
+    youngest: int
+    memory_aid: bool
+    rng: Rng
+    face_ids: list[int]  # data face number -> this match's id for it
+    piles: list[list[int]]  # the upper face of each card, bottom first, top last
+    collections: list[list[int]]  # the chosen face of each card, bottom first, top last
+    current: int
+    phase: str = TAKE
+    drawn: int | None = None  # the upper face of the card in the drawer's hands
+    trophies: list[int | None] | None = None  # per family (FAMILIES order): the seat awarded it
+    spider_seat: int | None = None  # the seat with more Spiders, once the game has ended
+    returned: str | None = None  # the family whose trophy the Spider carried off
+    stars: list[int] | None = None
+    winner: int | None = None
+    seq: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def clone(self) -> MookiIslandState:
+        return MookiIslandState(
+            youngest=self.youngest,
+            memory_aid=self.memory_aid,
+            rng=Rng(self.rng.seed, self.rng.counter),
+            face_ids=self.face_ids,  # never mutated after setup
+            piles=[p[:] for p in self.piles],
+            collections=[c[:] for c in self.collections],
+            current=self.current,
+            phase=self.phase,
+            drawn=self.drawn,
+            trophies=None if self.trophies is None else self.trophies[:],
+            spider_seat=self.spider_seat,
+            returned=self.returned,
+            stars=None if self.stars is None else self.stars[:],
+            winner=self.winner,
+            seq=self.seq,
+            events=self.events[:],  # events are never mutated once logged
+        )
+
+    @property
+    def ended(self) -> bool:
+        """The last card has been placed: collections are sorted and public."""
+        return self.phase in (RETURN, OVER)
+
+
+def family_counts(faces: list[int]) -> dict[str, int]:
+    """Mookies per family (a Legendary counts for 2)."""
+    counts = dict.fromkeys(FAMILIES, 0)
+    for f in faces:
+        face = BOX.faces[f]
+        if face.family is not None:
+            counts[face.family] += face.worth
+    return counts
+
+
+def spider_count(faces: list[int]) -> int:
+    return sum(1 for f in faces if BOX.faces[f].kind == SPIDER)
+
+
+def award_trophies(counts: list[dict[str, int]]) -> list[int | None]:
+    """Per family the seat with strictly more Mookies; a tie gives the trophy to nobody."""
+    owners: list[int | None] = []
+    for family in FAMILIES:
+        a, b = counts[0][family], counts[1][family]
+        owners.append(0 if a > b else 1 if b > a else None)
+    return owners
+
+
+class MookiIslandEngine(Engine[MookiIslandState]):
+    spec = GameSpec(
+        id=GAME_ID,
+        title="Mooki Island",
+        min_players=PLAYERS,
+        max_players=PLAYERS,
+        options_model=MookiIslandOptions,
+        blurb="Two collectors, double-sided cards and sneaky Spiders: win the trophies worth most stars.",
+        winner="highest_total",
+        panel="stars",
+        starter=Starter(option="youngest", question="Who is the youngest?"),
+        data=rules_data,
+    )
+
+    # -- setup --------------------------------------------------------------
+    def setup(self, players: int, seed: int, options: Options) -> MookiIslandState:
+        assert isinstance(options, MookiIslandOptions)
+        self.spec.check_players(players)
+        chosen = seat_option(options, "youngest", players)
+        rng = Rng(seed)
+        youngest = chosen if chosen is not None else rng.randrange(players)
+        face_ids = rng.shuffled(list(range(FACES)))
+        order = rng.shuffled(list(range(CARDS)))
+        sides = rng.randrange(1 << CARDS)
+        uppers = [2 * card + ((sides >> i) & 1) for i, card in enumerate(order)]
+        half = CARDS // 2
+        return MookiIslandState(
+            youngest=youngest,
+            memory_aid=options.memory_aid,
+            rng=rng,
+            face_ids=face_ids,
+            piles=[uppers[:half], uppers[half:]],
+            collections=[[], []],
+            current=youngest,
+        )
+
+    # -- flow ---------------------------------------------------------------
+    def to_act(self, state: MookiIslandState) -> frozenset[int]:
+        if state.phase == OVER:
+            return frozenset()
+        if state.phase == RETURN:
+            assert state.spider_seat is not None
+            return frozenset((state.spider_seat,))
+        return frozenset((state.current,))
+
+    def legal_actions(self, state: MookiIslandState, seat: int) -> list[Action]:
+        s = state
+        if seat not in self.to_act(s):
+            return []
+        if s.phase == TAKE:
+            return [{"type": "take", "pile": p} for p in range(2) if s.piles[p]]
+        if s.phase == PLACE:
+            return [{"type": "place", "side": UPPER}, {"type": "place", "side": LOWER}]
+        assert s.trophies is not None
+        return [
+            {"type": "return", "family": f}
+            for f, owner in zip(FAMILIES, s.trophies, strict=True)
+            if owner == seat
+        ]
+
+    def _apply(self, state: MookiIslandState, seat: int, action: Action) -> MookiIslandState:
+        s = state.clone()
+        kind = action["type"]
+        if kind == "take":
+            self._take(s, seat, action["pile"])
+        elif kind == "place":
+            self._place(s, seat, action["side"])
+        else:
+            self._return(s, seat, action["family"])
+        return s
+
+    def _event(self, s: MookiIslandState, event: dict[str, Any]) -> None:
+        fields = dict(event)
+        kind = fields.pop("type")
+        s.seq = log_event(s.events, s.seq, kind, fields, EVENTS_KEPT)
+
+    def _take(self, s: MookiIslandState, seat: int, pile: int) -> None:
+        s.drawn = s.piles[pile].pop()
+        s.phase = PLACE
+        # Events name no face: a face shown now may be covered or turned away later, and a logged
+        # event never changes. What is visible (pile tops, collection tops) is in the view itself.
+        self._event(s, {"type": "take", "seat": seat, "pile": pile})
+
+    def _place(self, s: MookiIslandState, seat: int, side: str) -> None:
+        assert s.drawn is not None
+        chosen = s.drawn if side == UPPER else flip(s.drawn)
+        to = other(seat) if BOX.faces[chosen].kind == SPIDER else seat
+        s.collections[to].append(chosen)
+        s.drawn = None
+        self._event(s, {"type": "place", "seat": seat, "to": to})
+        # Decision (docs/rules-decisions.md): the game ends once a pile's last card has been
+        # placed, whichever collection it went to, Spider or Mooki alike.
+        if not all(s.piles):
+            self._end(s)
+        else:
+            s.current = other(seat)
+            s.phase = TAKE
+
+    def _end(self, s: MookiIslandState) -> None:
+        counts = [family_counts(c) for c in s.collections]
+        s.trophies = award_trophies(counts)
+        self._event(
+            s,
+            {
+                "type": "trophies",
+                "counts": counts,
+                "owners": dict(zip(FAMILIES, s.trophies, strict=True)),
+            },
+        )
+        spiders = [spider_count(c) for c in s.collections]
+        if spiders[0] == spiders[1]:
+            self._finish(s, spiders, None)
+            return
+        s.spider_seat = 0 if spiders[0] > spiders[1] else 1
+        held = [f for f, owner in zip(FAMILIES, s.trophies, strict=True) if owner == s.spider_seat]
+        if len(held) > 1:
+            s.phase = RETURN  # a real decision for the player with more Spiders
+            return
+        self._finish(s, spiders, held[0] if held else None)
+
+    def _return(self, s: MookiIslandState, seat: int, family: str) -> None:
+        self._finish(s, [spider_count(c) for c in s.collections], family)
+
+    def _finish(self, s: MookiIslandState, spiders: list[int], returned: str | None) -> None:
+        assert s.trophies is not None
+        s.returned = returned
+        if returned is not None:
+            s.trophies[FAMILIES.index(returned)] = None
+        self._event(s, {"type": "spider", "seat": s.spider_seat, "spiders": spiders, "returned": returned})
+        stars = [0, 0]
+        for family, owner in zip(FAMILIES, s.trophies, strict=True):
+            if owner is not None:
+                stars[owner] += BOX.stars(family)
+        s.stars = stars
+        s.winner = 0 if stars[0] > stars[1] else 1 if stars[1] > stars[0] else s.youngest
+        s.phase = OVER
+        self._event(s, {"type": "end", "stars": stars, "winner": s.winner, "tie": stars[0] == stars[1]})
+
+    # -- results ------------------------------------------------------------
+    def scorepad(self, state: MookiIslandState) -> Scorepad:
+        if state.stars is None:
+            return Scorepad(rounds=[], totals=[0, 0])
+        return Scorepad(rounds=[state.stars[:]], totals=state.stars[:])
+
+    def result(self, state: MookiIslandState) -> Result | None:
+        if state.phase != OVER or state.stars is None or state.winner is None:
+            return None
+        return Result(winners=[state.winner], scores=state.stars[:])
+
+    def public_action(self, action: Action, seat: int, viewer: int | None) -> Action:
+        """Until the end, the log shows that a card was placed, not which side: with the seed
+        hidden, that keeps the log from rebuilding the collections nobody may look through."""
+        if action.get("type") == "place":
+            return {"type": "place"}
+        return action
+
+    # -- what a seat may see ------------------------------------------------
+    def visible_faces(self, state: MookiIslandState, seat: int | None) -> set[int]:
+        """Data face numbers `seat` may see now."""
+        s = state
+        seen = {p[-1] for p in s.piles if p}
+        if s.drawn is not None:
+            seen.add(s.drawn)
+            if seat == s.current:
+                seen.add(flip(s.drawn))
+        for collection in s.collections:
+            if s.ended:
+                seen.update(collection)
+            elif collection:
+                seen.add(collection[-1])
+        return seen
+
+    def hidden_ids(self, state: MookiIslandState, seat: int | None) -> frozenset[int]:
+        seen = self.visible_faces(state, seat)
+        return frozenset(state.face_ids[f] for f in range(FACES) if f not in seen)
+
+    def face_json(self, state: MookiIslandState, face: int) -> dict[str, Any]:
+        return {"id": state.face_ids[face], **BOX.faces[face].to_json()}
+
+    def view(self, state: MookiIslandState, seat: int | None) -> dict[str, Any]:
+        s = state
+        check_seat(seat, PLAYERS)
+        seen = self.visible_faces(s, seat)
+
+        def shown(face: int | None) -> dict[str, Any] | None:
+            return self.face_json(s, face) if face is not None and face in seen else None
+
+        events = json_copy(s.events)
+        drawn = None
+        if s.drawn is not None:
+            drawn = {"seat": s.current, UPPER: shown(s.drawn), LOWER: shown(flip(s.drawn))}
+        view: dict[str, Any] = {
+            "game": GAME_ID,
+            "seat": seat,
+            "players": PLAYERS,
+            "round": 1,
+            "events": events,
+            "phase": s.phase,
+            "current": None if s.phase == OVER else sorted(self.to_act(s))[0],
+            "youngest": s.youngest,
+            "memory_aid": s.memory_aid,
+            "trophy_stars": {t.family: t.stars for t in BOX.trophies},
+            "piles": [{"count": len(p), "top": shown(p[-1]) if p else None} for p in s.piles],
+            "drawn": drawn,
+            "collections": [
+                {"seat": i, "height": len(c), "top": shown(c[-1]) if c else None}
+                for i, c in enumerate(s.collections)
+            ],
+            "aid": None,
+            "end": None,
+        }
+        if s.memory_aid and seat is not None and not s.ended:
+            mine = s.collections[seat]
+            view["aid"] = {**family_counts(mine), "spiders": spider_count(mine)}
+        if s.ended:
+            view["end"] = self._end_view(s)
+        return view
+
+    def _end_view(self, s: MookiIslandState) -> dict[str, Any]:
+        assert s.trophies is not None
+        counts = [family_counts(c) for c in s.collections]
+        spiders = [spider_count(c) for c in s.collections]
+        # The sorting: every chosen face, by family, as the players lay them out.
+        order = {f: i for i, f in enumerate(FAMILIES)}
+
+        def sort_key(face: int) -> tuple[int, int, int]:
+            f: Face = BOX.faces[face]
+            return (order.get(f.family or "", len(FAMILIES)), f.kind != LEGENDARY, s.face_ids[face])
+
+        awarded = award_trophies(counts)
+        return {
+            "sorted": [
+                {
+                    "seat": i,
+                    "faces": [self.face_json(s, f) for f in sorted(c, key=sort_key)],
+                    "counts": counts[i],
+                    "spiders": spiders[i],
+                }
+                for i, c in enumerate(s.collections)
+            ],
+            "trophies": [
+                {
+                    "family": t.family,
+                    "stars": t.stars,
+                    "counts": [counts[0][t.family], counts[1][t.family]],
+                    "awarded": awarded[n],
+                    "owner": s.trophies[n],
+                }
+                for n, t in enumerate(BOX.trophies)
+            ],
+            "spider": {
+                "seat": s.spider_seat,
+                "choosing": s.phase == RETURN,
+                "returned": s.returned,
+            },
+            "stars": None if s.stars is None else s.stars[:],
+            "winner": s.winner,
+        }
+
+    # -- persistence --------------------------------------------------------
+    def dump(self, state: MookiIslandState) -> dict[str, Any]:
+        data = {f.name: getattr(state, f.name) for f in fields(state)}
+        data["rng"] = state.rng.dump()
+        return copy.deepcopy(data)
+
+    def load(self, data: dict[str, Any]) -> MookiIslandState:
+        values = copy.deepcopy(data)
+        values["rng"] = Rng.load(values["rng"])
+        return MookiIslandState(**values)
