@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.servers import ServeProcess
 
-from .support import create_room, join_room, shoot
+from .support import create_room, is_my_turn, join_room, play_one, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -174,3 +174,63 @@ def test_table_chat(people_server: ServeProcess, new_player: Callable[..., Page]
     expect(watcher.locator("#chat-log .chat-message")).to_have_count(3)
     expect(watcher.locator("#chat-readonly")).to_be_visible()
     expect(watcher.locator("#chat-form")).to_be_hidden()
+
+
+def test_forgetting_a_game_asks_first(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    ann.goto(people_server.base_url + "/")
+    item = ann.locator(f'.room-item[data-room="{room_id_of(url)}"]')
+    expect(item).to_be_visible()
+    item.get_by_role("button", name=re.compile("Forget this")).click()
+    expect(item.locator(".forget-confirm")).to_contain_text("stops holding your seat as Ann")
+    item.get_by_role("button", name="Keep it").click()
+    expect(item.locator(".forget-confirm")).to_have_count(0)
+    assert ann.evaluate(f"JSON.parse(localStorage['motable.seats'])['{room_id_of(url)}'].seat") == 0
+    item.get_by_role("button", name=re.compile("Forget this")).click()
+    item.get_by_role("button", name="Forget it").click()
+    expect(item).to_have_count(0)
+    assert ann.evaluate(f"JSON.parse(localStorage['motable.seats'] || '{{}}')['{room_id_of(url)}']") is None
+
+
+# A Notification stand-in that records what the page shows, and a page that says it is hidden.
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.__hidden = false;
+class RecordedNotification {
+  constructor(title, options) { window.__notes.push({ title, ...options }); }
+  close() {}
+  static permission = "default";
+  static requestPermission() {
+    RecordedNotification.permission = "granted";
+    return Promise.resolve("granted");
+  }
+}
+window.Notification = RecordedNotification;
+Object.defineProperty(document, "visibilityState", { get: () => (window.__hidden ? "hidden" : "visible") });
+"""
+
+
+def test_your_turn_notification_after_opting_in(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann = new_player()
+    ann.add_init_script(FAKE_NOTIFICATIONS)
+    url = create_room(ann, people_server.base_url, "Ann")
+    bo = new_player()
+    join_room(bo, url, "Bo")
+    ann.click("#seat-menu-button")
+    ann.check("#notify-toggle")
+    expect(ann.locator("#notify-toggle")).to_be_checked()
+    ann.click("#seat-dialog-close")
+    ann.select_option("#starter-choice", label="Bo")
+    ann.click("#start-button")
+    expect(bo.locator(".mojo-mine.is-current")).to_be_visible()
+    # Ann's page is in the background when her turn comes.
+    ann.evaluate("window.__hidden = true")
+    assert play_one(bo)
+    while is_my_turn(bo):
+        play_one(bo)
+    ann.wait_for_function("window.__notes.length > 0")
+    notes = ann.evaluate("window.__notes")
+    assert notes[0]["title"] == "Your turn · Mojo" and len(notes) == 1
