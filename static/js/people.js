@@ -318,7 +318,23 @@ export function createPeople(ctx) {
     if (!room) return;
     const state = ctx.state();
     const list = $("people-list");
-    fill(list, room.seats.map((s) => seatRow(s, room, state)));
+    // Redrawn only when something shown changed (a redraw would take the focus off a button).
+    const now = Date.now();
+    const me = mySeat();
+    const key = JSON.stringify([
+      room.seats.map((s) => [s.name, presenceWords(s, now).words, mayStandIn(room, state, s, me, now), mayRemove(room, s, me, now)]),
+      room.host_seat,
+      room.status,
+      room.deadline,
+      state?.to_act,
+      me,
+      muted(),
+      Boolean(asking),
+    ]);
+    if (list.dataset.key !== key) {
+      list.dataset.key = key;
+      fill(list, room.seats.map((s) => seatRow(s, room, state)));
+    }
     const requests = room.seat_requests || [];
     $("seat-requests").hidden = requests.length === 0;
     fill($("seat-requests"), requests.map((r) => requestRow(r, room)));
@@ -368,8 +384,12 @@ export function createPeople(ctx) {
     }
   }
 
+  let ticks = 0;
   function tick() {
     const now = Date.now();
+    // "gone 3 min" and what the others may do change with time alone.
+    ticks += 1;
+    if (ticks % 5 === 0) update();
     for (const node of document.querySelectorAll(".countdown[data-deadline]")) {
       const left = Date.parse(node.dataset.deadline) - now;
       node.textContent = left > 0 ? countdownWords(left) : "time's up";
