@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from tests.servers import ServeProcess
@@ -125,3 +126,40 @@ def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
     assert now["to_act"] == [1] and now["version"] == 6
     log = httpx.get(f"{a.base_url}/api/rooms/{room_id}/log").json()["entries"]
     assert [entry["seat"] for entry in log] == [0, 1, 0, 1, 0]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_seat_given_back_on_one_process_revokes_the_old_token_on_the_other(
+    postgres_url: str, redis_url: str, spawn: Callable[[dict[str, str]], ServeProcess]
+) -> None:
+    env = {"DATABASE_URL": postgres_url, "REDIS_URL": redis_url, "MOTABLE_GAMES": TINY}
+    a, b = spawn(env), spawn(env)
+    room_id, ann, bo = tiny_room(a.base_url)
+    # Process B has seen Bo's old token (it remembers tokens it has seen) and holds his socket.
+    assert state(b.base_url, room_id, bo)["seat"] == 1
+    with ws_connect(f"{b.ws_url}/ws/rooms/{room_id}?token={bo}") as old_socket:
+        assert old_socket.recv(timeout=5)
+        asked = httpx.post(f"{b.base_url}/api/rooms/{room_id}/seat-requests", json={"seat": 1}).json()
+        approved = httpx.post(
+            f"{a.base_url}/api/rooms/{room_id}/seat-requests/{asked['request_id']}/approve", headers=auth(ann)
+        )
+        assert approved.json()["status"] == "approved"
+        # The old socket on B is closed (it would reconnect and be refused).
+        with pytest.raises(ConnectionClosed):
+            while True:
+                old_socket.recv(timeout=5)
+    assert httpx.get(f"{b.base_url}/api/rooms/{room_id}/state", headers=auth(bo)).status_code == 401
+    assert state(b.base_url, room_id, asked["token"])["seat"] == 1
+    with ws_connect(f"{b.ws_url}/ws/rooms/{room_id}?token={bo}") as refused:
+        with pytest.raises(ConnectionClosed) as closed:
+            refused.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    # Bo plays with the new token, on either process.
+    move = state(a.base_url, room_id, ann)["legal_actions"][0]
+    httpx.post(f"{a.base_url}/api/rooms/{room_id}/actions", json={"action": move}, headers=auth(ann))
+    move = state(b.base_url, room_id, asked["token"])["legal_actions"][0]
+    played = httpx.post(
+        f"{b.base_url}/api/rooms/{room_id}/actions", json={"action": move}, headers=auth(asked["token"])
+    )
+    assert played.status_code == 200
