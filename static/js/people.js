@@ -99,11 +99,10 @@ export function createPeople(ctx) {
       const link = await api("GET", `/api/rooms/${roomId}/seat-link`, { token: entry.token });
       const url = box.querySelector(".seat-link-url");
       url.value = link.url;
-      // The SVG is the server's own QR rendering of this URL; shown as an image, never parsed as markup.
-      const blob = new Blob([link.qr_svg], { type: "image/svg+xml" });
+      // The SVG is the server's own QR rendering of this URL; shown as an image (a data: URL, which
+      // the Content-Security-Policy allows), never parsed as markup into the page.
       const img = box.querySelector("img.seat-qr");
-      if (img.src) URL.revokeObjectURL(img.src);
-      img.src = URL.createObjectURL(blob);
+      img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.qr_svg)}`;
       img.alt = `QR code of ${entry.name}'s private seat link`;
       linkFor = entry.token;
     } catch (error) {

@@ -52,7 +52,7 @@ def test_the_seat_link_opens_the_seat_on_a_phone(
     expect(keep).to_contain_text("Whoever has it plays as you")
     link = keep.locator(".seat-link-url")
     expect(link).to_have_value(re.compile(r"/r/[\w-]+#seat=[\w-]{20,}$"))
-    expect(keep.locator("img.seat-qr")).to_have_attribute("src", re.compile(r"^blob:"))
+    expect(keep.locator("img.seat-qr")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
     bo.set_viewport_size({"width": 375, "height": 800})
     shoot(bo, "people-seat-link")
     bo.set_viewport_size({"width": 1280, "height": 900})
