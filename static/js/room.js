@@ -232,7 +232,10 @@ async function refreshRoom() {
 function setRoom(room) {
   page.room = room;
   if (page.seat) {
-    seats.save(roomId, { game: room.game, status: room.status });
+    // The name as seated: the server cleans names and makes them unique ("Bo (2)").
+    const mine = room.seats.find((s) => s.seat === page.seat.seat && !s.bot);
+    if (mine) page.seat.name = mine.name;
+    seats.save(roomId, { game: room.game, status: room.status, ...(mine ? { name: mine.name } : {}) });
   }
   render();
   page.people?.update();

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.servers import ServeProcess
 
-from .support import create_room, is_my_turn, join_room, play_one, shoot
+from .support import SCREENSHOTS, create_room, is_my_turn, join_room, play_one, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -67,6 +67,8 @@ def test_the_seat_link_opens_the_seat_on_a_phone(
     dialog = phone.locator("#seat-dialog")
     expect(dialog).to_be_visible()
     expect(dialog.locator(".seat-link-url")).to_have_value(link.input_value())
+    expect(dialog.locator("img.seat-qr")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
+    phone.screenshot(path=str(SCREENSHOTS / "people-seat-menu-375.png"))
     phone.click("#forget-button")
     expect(phone.locator("#forget-words")).to_contain_text("stops holding Bo")
     phone.click("#forget-no")
@@ -232,3 +234,18 @@ def test_your_turn_notification_after_opting_in(
     ann.wait_for_function("window.__notes.length > 0")
     notes = ann.evaluate("window.__notes")
     assert notes[0]["title"] == "Your turn · Mojo" and len(notes) == 1
+
+
+def test_duplicate_and_emoji_names(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    twin = new_player()
+    join_room(twin, url, "ann")
+    expect(twin.locator("#room-sub")).to_contain_text("You are ann (2)")
+    fox = new_player()
+    join_room(fox, url, "🦊 Fox\u202e")
+    row = ann.locator("#seat-list .seat-item").nth(2)
+    expect(row.locator(".seat-name")).to_have_text("🦊 Fox")
+    expect(row.locator(".avatar")).to_have_text("🦊")
+    ann.click("#bot-button")
+    expect(ann.locator("#seat-list .seat-item").nth(3).locator(".seat-name")).to_have_text("Ada")
