@@ -7,7 +7,7 @@ import io
 from typing import Annotated, Any
 
 import segno
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
@@ -17,14 +17,18 @@ from app.schemas import Name
 
 router = APIRouter()
 
+# A seat number as the database holds it (no game seats more than a few players).
+MAX_SEAT = 63
+SeatNumber = Annotated[int, Path(ge=0, le=MAX_SEAT)]
+
 
 class SetClock(BaseModel):
-    # Seconds per move, or null for no clock.
-    seconds: StrictInt | None = None
+    # Seconds per move, or null for no clock (the range is checked with a worded refusal).
+    seconds: Annotated[StrictInt, Field(ge=-(2**31), le=2**31 - 1)] | None = None
 
 
 class AskSeat(BaseModel):
-    seat: StrictInt
+    seat: Annotated[StrictInt, Field(ge=0, le=MAX_SEAT)]
 
 
 class Say(BaseModel):
@@ -81,17 +85,17 @@ async def set_clock(room_id: str, body: SetClock, master: MasterDep, token: Toke
 
 
 @router.post("/api/rooms/{room_id}/seats/{seat}/bot")
-async def stand_in(room_id: str, seat: int, master: MasterDep, token: TokenDep) -> dict[str, Any]:
+async def stand_in(room_id: str, seat: SeatNumber, master: MasterDep, token: TokenDep) -> dict[str, Any]:
     return await master.people.stand_in(room_id, token, seat)
 
 
 @router.delete("/api/rooms/{room_id}/seats/{seat}/bot")
-async def come_back(room_id: str, seat: int, master: MasterDep, token: TokenDep) -> dict[str, Any]:
+async def come_back(room_id: str, seat: SeatNumber, master: MasterDep, token: TokenDep) -> dict[str, Any]:
     return await master.people.come_back(room_id, token, seat)
 
 
 @router.post("/api/rooms/{room_id}/seats/{seat}/remove")
-async def remove(room_id: str, seat: int, master: MasterDep, token: TokenDep) -> dict[str, Any]:
+async def remove(room_id: str, seat: SeatNumber, master: MasterDep, token: TokenDep) -> dict[str, Any]:
     return await master.people.remove(room_id, token, seat)
 
 

@@ -98,6 +98,17 @@ def test_seat_requests_are_checked_and_rate_limited(client: TestClient) -> None:
     assert code(client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 5})) == "not_found"
     assert code(client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": "1"})) == "invalid_request"
     assert code(client.post("/api/rooms/nope/seat-requests", json={"seat": 0})) == "not_found"
+    # Numbers no database column holds are refused, not a server error.
+    assert (
+        code(client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": -(2**40)})) == "invalid_request"
+    )
+    assert (
+        code(client.post(f"/api/rooms/{room_id}/seats/{2**40}/remove", headers=auth(ann)))
+        == "invalid_request"
+    )
+    assert code(client.post(f"/api/rooms/{room_id}/clock", json={"seconds": 2**40}, headers=auth(ann))) == (
+        "invalid_request"
+    )
     # Three asks at once per address and room (the refused one above counted), then one per 20 s.
     answers = [client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1}) for _ in range(4)]
     assert [a.status_code for a in answers] == [201, 201, 429, 429]
