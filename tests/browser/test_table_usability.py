@@ -198,4 +198,4 @@ def test_mojo_says_what_the_others_played(server: ServeProcess, new_player: Call
     ann.wait_for_selector(".mojo-mine.is-current")
     announcer = ann.locator("#announcer")
     expect(announcer).to_have_attribute("aria-live", "polite")
-    expect(announcer).to_contain_text(re.compile(r"^Bot \d+ (played|drew|took|had|hit) .+\. Your turn\.$"))
+    expect(announcer).to_contain_text(re.compile(r"^Ada (played|drew|took|had|hit) .+\. Your turn\.$"))
