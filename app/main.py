@@ -25,7 +25,7 @@ from app.guards import RoomIdGuard, SecurityHeaders
 from app.logs import redact_tokens
 from app.ratelimit import RateLimit, make_buckets
 from app.retention import prune_on_schedule
-from app.routes import api, health, pages, replay, ws
+from app.routes import api, health, pages, people, replay, ws
 from app.runtime import Runtime
 from engines.core import registry
 
@@ -221,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(replay.router)
     app.include_router(api.router)
+    app.include_router(people.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

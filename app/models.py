@@ -49,6 +49,10 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Set once the first player asks for a rematch; everyone else is sent to the same room.
     rematch_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    # Seconds each move may take (None: no clock); the deadline is read from the match's last move.
+    clock: Mapped[int | None] = mapped_column(Integer, default=None)
+    # Whether spectators may write in the table chat (the host decides).
+    chat_spectators: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Seat(Base):
@@ -64,6 +68,10 @@ class Seat(Base):
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     bot_kind: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A bot plays this person's turns until they come back (the seat keeps its name and token).
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    # When the seat's last socket opened or closed: "gone for N minutes" counts from here.
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class Match(Base):
@@ -118,3 +126,29 @@ class ScoreRow(Base):
     round: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
+
+
+class SeatRequest(Base):
+    """Someone who lost their seat's every copy asks for it back; approved, their token replaces the old."""
+
+    __tablename__ = "seat_requests"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    # sha256 of the token handed to the asker: it becomes the seat's token once approved.
+    token_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    # None: a spectator (when the host lets spectators write).
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(400))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, StrictInt, StringConstraints
+from pydantic import AfterValidator, BaseModel, StrictInt
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+from app.names import clean_name
+
+# Cleaned of invisible and direction-changing characters, 1 to 24 characters (app/names.py).
+Name = Annotated[str, AfterValidator(clean_name)]
 
 
 class CreateRoom(BaseModel):

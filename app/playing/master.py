@@ -14,6 +14,7 @@ from typing import Any, Literal
 from starlette.concurrency import run_in_threadpool
 
 from app.playing.bots import BotRunner
+from app.playing.people import People
 from app.playing.writer import Writer
 from app.realtime.broker import Broker
 from app.realtime.presence import Presence
@@ -33,6 +34,8 @@ class Master:
         self.presence = presence
         self.writer = Writer(services.apply_moves)
         self.bots = BotRunner(services, self.writer.submit, self._bot_played, bot_delay)
+        # Presence times, clocks, stand-ins, seat requests and chat (app/playing/people.py).
+        self.people = People(self)
 
     # -- reads --------------------------------------------------------------
     async def room(self, room_id: str) -> dict[str, Any]:
@@ -88,6 +91,10 @@ class Master:
         seat = self.services.known_seat(room_id, token) if token is not None else None
         if seat is None:
             seat = await run_in_threadpool(self.services.player_seat, room_id, token)
+        facts = self.services.known_facts(room_id) or await run_in_threadpool(self.services.facts, room_id)
+        if facts is not None and seat in facts.stand_ins:
+            # The player is back: acting takes the seat back from the bot standing in.
+            await self.people.take_back(room_id, seat)
         applied = await self.writer.submit(Move(room_id, seat, action, version))
         if committed is not None:
             committed(applied)
@@ -97,10 +104,12 @@ class Master:
     # -- presence -------------------------------------------------------------
     async def connect(self, room_id: str, seat: int) -> None:
         await self.presence.add(room_id, seat)
+        await self.people.seen(room_id, seat)
         await self.room_changed(room_id)
 
     async def disconnect(self, room_id: str, seat: int) -> None:
         await self.presence.remove(room_id, seat)
+        await self.people.seen(room_id, seat)
         await self.room_changed(room_id)
 
     # -- publishing -----------------------------------------------------------
@@ -132,8 +141,10 @@ class Master:
         }
         await self._publish(room_id, event)
         await self._wake_bots_if_due(room_id, applied)
-        if applied.scored:
-            # A round or the match ended: the scorepad or the status in the room body changed.
+        facts = self.services.known_facts(room_id)
+        if applied.scored or (facts is not None and facts.clock is not None):
+            # A round or the match ended (the scorepad or the status changed), or the move restarted
+            # the clock (the room body's deadline).
             await self.room_changed(room_id)
 
     async def _bot_played(self, room_id: str, applied: Applied) -> None:

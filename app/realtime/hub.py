@@ -88,8 +88,21 @@ class Hub:
                 del self._locks[room_id]
 
     async def handle(self, room_id: str, event: dict[str, Any]) -> None:
-        """A broker event: the room's match state or its seats changed."""
+        """A broker event: the room's match state or its seats changed, or a chat message."""
+        if event.get("forget"):
+            # Who plays a seat, or its token, changed (app/playing/people.py): every process forgets.
+            self._services.forget(room_id)
         if not self._rooms.get(room_id):
+            return
+        if "revoke" in event:
+            # The seat's old token stopped working: its sockets reconnect and are refused (1008).
+            for conn in list(self._rooms.get(room_id, ())):
+                if conn.seat == event["revoke"] and not conn.closing:
+                    conn.closing = True
+                    conn.outbox.put_nowait(CLOSE)
+        if event.get("kind") == "chat":
+            for conn in list(self._rooms.get(room_id, ())):
+                conn.send({"type": "chat", "message": event["message"]})
             return
         if event.get("kind") == "room":
             # Under the room lock too: two events read concurrently could otherwise go out newest

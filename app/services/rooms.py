@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.errors import AppError
 from app.models import Match, Room, Seat, Snapshot
+from app.names import bot_name, unique_name
 from app.roomids import new_room_id
 from app.services.auth import hash_token, new_token, player_seat
 from app.services.matches import current_match, seed_commitment
@@ -91,8 +92,9 @@ def join_room(session: Session, room_id: str, name: str) -> dict[str, Any]:
     room = find_room(session, room_id, lock=True)
     seat = _seat_before_later_bots(session, room, name, _next_seat(session, room))
     token = new_token()
+    name = unique_name(name, session.scalars(select(Seat.name).where(Seat.room_id == room.id)))
     session.add(Seat(room_id=room.id, seat=seat, name=name, token_hash=hash_token(token), bot=False))
-    return {"seat": seat, "token": token}
+    return {"seat": seat, "token": token, "name": name}
 
 
 def _host_room(session: Session, room_id: str, token: str | None) -> Room:
@@ -108,7 +110,14 @@ def add_bot(session: Session, room_id: str, token: str | None) -> dict[str, Any]
     bots = get_bots(room.game)
     kind = "strong" if "strong" in bots else "random"
     session.add(
-        Seat(room_id=room.id, seat=seat, name=f"Bot {seat}", token_hash=None, bot=True, bot_kind=kind)
+        Seat(
+            room_id=room.id,
+            seat=seat,
+            name=bot_name(session.scalars(select(Seat.name).where(Seat.room_id == room.id))),
+            token_hash=None,
+            bot=True,
+            bot_kind=kind,
+        )
     )
     return {"seat": seat}
 
@@ -191,8 +200,12 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
 def room_body(
     session: Session, room: Room, match: Match | None, state: Any, connected: set[int]
 ) -> dict[str, Any]:
+    # Imported here: app.services.people builds on this module.
+    from app.services import people
+
     seats = session.scalars(select(Seat).where(Seat.room_id == room.id).order_by(Seat.seat)).all()
     scorepad = get_engine(room.game).scorepad(state).to_json() if state is not None else None
+    due = people.deadline(session, room, match)
     return {
         "room_id": room.id,
         "game": room.game,
@@ -200,10 +213,22 @@ def room_body(
         "status": status_of(match),
         "host_seat": room.host_seat,
         "seats": [
-            {"seat": s.seat, "name": s.name, "bot": s.bot, "connected": s.bot or s.seat in connected}
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "connected": s.bot or s.seat in connected,
+                "stand_in": s.stand_in,
+                "away_since": None if s.bot or s.seat in connected else people.away_since(s).isoformat(),
+            }
             for s in seats
         ],
         "version": match.version if match is not None else 0,
         "scorepad": scorepad or {"rounds": [], "totals": []},
         "rematch": room.rematch_id,
+        "clock": room.clock,
+        "deadline": due.isoformat() if due is not None else None,
+        "gone_after": people.GONE_AFTER,
+        "chat_spectators": room.chat_spectators,
+        "seat_requests": people.pending_requests(session, room.id),
     }

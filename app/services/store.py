@@ -9,7 +9,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from app.db import Database
 from app.errors import AppError
@@ -45,11 +45,16 @@ class Move:
 
 @dataclass(frozen=True)
 class RoomFacts:
-    """What never changes about a room once its match started: its game, match and bot seats."""
+    """What a room's match is: its game, match, clock and the seats bots play. The bot seats change
+    only when a bot stands in or a person leaves; every process then forgets them (Hub.handle)."""
 
     game: str
     match_id: int
+    # Seats a bot plays: bots, and people a bot stands in for (stand_ins).
     bots: dict[int, str]
+    stand_ins: frozenset[int] = frozenset()
+    # Seconds per move, None without a clock.
+    clock: int | None = None
 
 
 class _Lru:
@@ -83,8 +88,9 @@ class Services:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.cache = StateCache()
-        # (room id, token hash) -> seat. A seat's token never changes once issued, so a hit is always
-        # right; a miss (or an unknown token) is looked up in the database and never remembered.
+        # (room id, token hash) -> seat. A seat's token changes only when a seat request is approved or
+        # its player leaves, and every process then forgets the room (Hub.handle); a miss (or an
+        # unknown token) is looked up in the database and never remembered.
         self._seats = _Lru(FACTS_SIZE * 4)
         # room id -> RoomFacts, only for started rooms (whose seats are settled for good).
         self._facts = _Lru(FACTS_SIZE)
@@ -166,9 +172,19 @@ class Services:
             if match is None:
                 return None
             bots = session.execute(
-                select(Seat.seat, Seat.bot_kind).where(Seat.room_id == room_id, Seat.bot.is_(True))
+                select(Seat.seat, Seat.bot_kind, Seat.stand_in).where(
+                    Seat.room_id == room_id, or_(Seat.bot.is_(True), Seat.stand_in.is_(True))
+                )
             ).all()
-            facts = RoomFacts(match.game, match.id, {seat: kind or "random" for seat, kind in bots})
+            stand_in_kind = "strong" if "strong" in get_bots(match.game) else "random"
+            clock = session.scalar(select(Room.clock).where(Room.id == room_id))
+            facts = RoomFacts(
+                match.game,
+                match.id,
+                {seat: (stand_in_kind if standing else kind) or "random" for seat, kind, standing in bots},
+                frozenset(seat for seat, _kind, standing in bots if standing),
+                clock,
+            )
         self._facts.put(room_id, facts)
         return facts
 
@@ -287,7 +303,7 @@ class Services:
                 select(Room.id)
                 .join(Seat, Seat.room_id == Room.id)
                 .join(Match, Match.room_id == Room.id)
-                .where(Match.status == "playing", Seat.bot.is_(True))
+                .where(Match.status == "playing", or_(Seat.bot.is_(True), Seat.stand_in.is_(True)))
                 .distinct()
             )
             return list(session.scalars(query))

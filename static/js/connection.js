@@ -23,6 +23,7 @@ export function backoff(attempt, random = Math.random) {
  * Events (subscribe with `on(name, fn)`):
  *   "state"  (state, previous)   after a snapshot or patch
  *   "room"   (room)              when seats, status or the score pad change
+ *   "chat"   (message)           a table chat message
  *   "status" (status, detail)    "connecting" | "open" | "reconnecting" | "rejected"
  *
  * A seat's token never goes in the URL (addresses end up in logs): the socket opens as a
@@ -133,6 +134,9 @@ export class RoomConnection {
       }
       case "room":
         this.emit("room", message.room);
+        break;
+      case "chat":
+        this.emit("chat", message.message);
         break;
       case "ack":
       case "error": {

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { playerName, seats } from "./storage.js";
+import { playerName, seats, storageBlocked } from "./storage.js";
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const form = document.getElementById("create-form");
@@ -133,7 +133,9 @@ async function create(event) {
     const room = await api("POST", "/api/rooms", { body: { game: game.id, name, options: readOptions() } });
     playerName.set(name);
     seats.save(room.room_id, { seat: room.seat, token: room.token, name, game: game.id, status: "waiting" });
-    location.assign(room.join_url);
+    // A browser that keeps nothing carries the seat to the room page in the link's fragment
+    // (never sent to the server; the room page takes it out of the address bar at once).
+    location.assign(storageBlocked ? `${room.join_url}#seat=${room.token}` : room.join_url);
   } catch (error) {
     errorBox.textContent = error.message;
     errorBox.hidden = false;
@@ -184,14 +186,34 @@ function roomItem(entry, room, state) {
         type: "button",
         "aria-label": `Forget this ${gameTitle(entry.game)} room on this device`,
         title: "Forget on this device",
-        onclick: () => {
-          seats.forget(entry.room_id);
-          listRooms();
-        },
+        onclick: (event) => askToForget(event.currentTarget, entry, room),
       },
       "✕",
     ),
   );
+}
+
+/** "Forget this game" asks first, saying what is lost (people: docs/people.md). */
+function askToForget(button, entry, room) {
+  const item = button.closest(".room-item");
+  if (item.querySelector(".forget-confirm")) return;
+  const inPlay = room && room.status !== "finished";
+  const lost = room
+    ? `This device stops holding your seat as ${entry.name}. Unless you kept your seat link, only the other players can give it back${inPlay ? ", and the game waits for you meanwhile" : ""}.`
+    : "This room is no longer on the server; forgetting only tidies this list.";
+  const box = h(
+    "div",
+    { class: "forget-confirm", role: "alertdialog", "aria-label": "Forget this game?" },
+    h("p", {}, lost),
+    h(
+      "div",
+      { class: "button-row" },
+      h("button", { class: "button button-small button-danger", type: "button", onclick: () => { seats.forget(entry.room_id); listRooms(); } }, "Forget it"),
+      h("button", { class: "button button-small", type: "button", onclick: () => { box.remove(); button.focus(); } }, "Keep it"),
+    ),
+  );
+  item.append(box);
+  box.querySelector("button").focus();
 }
 
 async function listRooms() {

@@ -5,6 +5,8 @@ import { RoomConnection } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { moveProblem } from "./errors.js";
 import { renderPanel } from "./panels.js";
+import { createPeople } from "./people.js";
+import { initial } from "./people-kit.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { loadTable } from "./table-loader.js";
 import { playerName, seats, setting, storageBlocked } from "./storage.js";
@@ -27,6 +29,7 @@ const page = {
   sawStart: false,
   joinReason: null,
   moveErrorTimer: null,
+  people: null, // the people parts (people.js): seat links, presence, clocks, chat, notifications
 };
 
 // ---------------------------------------------------------------------------
@@ -172,12 +175,14 @@ async function join(event) {
   try {
     const body = await api("POST", `/api/rooms/${roomId}/join`, { body: { name } });
     playerName.set(name);
-    seats.save(roomId, { seat: body.seat, token: body.token, name, game: page.room.game });
+    // The server may have cleaned the name or made it unique ("Bo (2)").
+    seats.save(roomId, { seat: body.seat, token: body.token, name: body.name || name, game: page.room.game });
     page.seat = seats.get(roomId);
     page.joinReason = null;
     showError("join-error", null);
     $("join-panel").hidden = true;
     startLive();
+    page.people.showSeatKeep();
   } catch (error) {
     showError("join-error", error);
     if (error instanceof ApiError && error.code === "already_started") {
@@ -221,6 +226,7 @@ function startLive() {
   });
   connection.on("state", (state, previous) => onState(state, previous));
   connection.on("room", (room) => setRoom(room));
+  connection.on("chat", (message) => page.people.chat(message));
   connection.connect();
   render();
 }
@@ -236,9 +242,13 @@ async function refreshRoom() {
 function setRoom(room) {
   page.room = room;
   if (page.seat) {
-    seats.save(roomId, { game: room.game, status: room.status });
+    // The name as seated: the server cleans names and makes them unique ("Bo (2)").
+    const mine = room.seats.find((s) => s.seat === page.seat.seat && !s.bot);
+    if (mine) page.seat.name = mine.name;
+    seats.save(roomId, { game: room.game, status: room.status, ...(mine ? { name: mine.name } : {}) });
   }
   render();
+  page.people?.update();
 }
 
 function onState(state, previous) {
@@ -254,8 +264,10 @@ function onState(state, previous) {
   } else if (!myTurn && state.to_act?.length === 1 && previous && !sameSeats(previous.to_act, state.to_act)) {
     announce(`${seatName(state.to_act[0])}'s turn.`);
   }
+  page.people.turn(myTurn, page.myTurn);
   page.myTurn = myTurn;
   render();
+  page.people.update();
 }
 
 function sameSeats(a, b) {
@@ -330,7 +342,7 @@ function renderWaiting() {
       h(
         "li",
         { class: `seat-item${s.seat === page.seat?.seat ? " is-you" : ""}` },
-        h("span", { class: "avatar", "aria-hidden": "true" }, (s.name || "?").slice(0, 1).toUpperCase()),
+        h("span", { class: "avatar", "aria-hidden": "true" }, initial(s.name)),
         h("span", { class: "seat-name" }, s.name, s.seat === page.seat?.seat ? h("span", { class: "tag" }, "you") : null),
         s.seat === room.host_seat ? h("span", { class: "tag" }, "host") : null,
         h(
@@ -581,7 +593,9 @@ async function openRematch(event) {
       seat = await api("POST", `/api/rooms/${made.room_id}/join`, { body: { name } });
     }
     if (seat) seats.save(made.room_id, { seat: seat.seat, token: seat.token, name, game: page.room.game });
-    location.assign(`/r/${made.room_id}`);
+    // A browser that keeps nothing carries the seat to the next page in the link's fragment.
+    const carried = storageBlocked && seat ? `#seat=${seat.token}` : "";
+    location.assign(`/r/${made.room_id}${carried}`);
   } catch (error) {
     event.target.disabled = false;
     showMoveError(error.message);
@@ -608,7 +622,33 @@ async function copyFrom(event) {
 // ---------------------------------------------------------------------------
 // Start
 
+function peopleContext() {
+  return {
+    roomId,
+    seat: () => page.seat,
+    room: () => page.room,
+    state: () => page.state,
+    title: gameTitle,
+    announce,
+    refreshRoom,
+    seatTaken(entry) {
+      page.seat = entry;
+      page.joinReason = null;
+      $("join-panel").hidden = true;
+      startLive();
+    },
+    forgotten() {
+      page.seat = null;
+      page.joinReason = null;
+      startLive();
+      if (page.room?.status === "waiting" && freeSeatCount() > 0) showJoin();
+    },
+  };
+}
+
 async function init() {
+  page.people = createPeople(peopleContext());
+  page.people.start();
   sound.show();
   $("sound-toggle").addEventListener("click", () => sound.toggle());
   $("join-form").addEventListener("submit", join);
@@ -633,7 +673,10 @@ async function init() {
     $("room-sub").textContent = "Reload the page in a moment.";
     return;
   }
+  // A private seat link (`#seat=<token>`) opened on this device takes the seat here.
+  await page.people.adoptSeatLink();
   page.seat = seats.get(roomId);
+  page.people.update();
   const wantsToWatch = new URLSearchParams(location.search).has("watch");
   if (page.seat || wantsToWatch) {
     startLive();

@@ -4,6 +4,7 @@
 // `tableKit` touch no DOM and run under `node --test`.
 
 import { fill, h } from "./dom.js";
+import { initial } from "./people-kit.js";
 
 // ---------------------------------------------------------------------------
 // Without a DOM
@@ -121,7 +122,7 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
 
     /** A seat's round initial, next to its name. */
     avatar(seat) {
-      return h("span", { class: "avatar", "aria-hidden": "true" }, ctx.seatName(seat).slice(0, 1).toUpperCase());
+      return h("span", { class: "avatar", "aria-hidden": "true" }, initial(ctx.seatName(seat)));
     },
 
     get busy() {

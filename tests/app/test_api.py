@@ -57,6 +57,9 @@ def test_create_join_and_room_body(client: TestClient) -> None:
     joined = client.post(f"/api/rooms/{room['room_id']}/join", json={"name": " Bo "})
     assert joined.status_code == 201 and joined.json()["seat"] == 1
     body = client.get(f"/api/rooms/{room['room_id']}").json()
+    # Nobody has a socket open: each seat says since when it is away (docs/people.md).
+    for seat in body["seats"]:
+        assert isinstance(seat.pop("away_since"), str)
     assert body == {
         "room_id": room["room_id"],
         "game": "tiny",
@@ -64,12 +67,17 @@ def test_create_join_and_room_body(client: TestClient) -> None:
         "status": "waiting",
         "host_seat": 0,
         "seats": [
-            {"seat": 0, "name": "Ann", "bot": False, "connected": False},
-            {"seat": 1, "name": "Bo", "bot": False, "connected": False},
+            {"seat": 0, "name": "Ann", "bot": False, "connected": False, "stand_in": False},
+            {"seat": 1, "name": "Bo", "bot": False, "connected": False, "stand_in": False},
         ],
         "version": 0,
         "scorepad": {"rounds": [], "totals": []},
         "rematch": None,
+        "clock": None,
+        "deadline": None,
+        "gone_after": 120.0,
+        "chat_spectators": False,
+        "seat_requests": [],
     }
 
 

@@ -43,7 +43,7 @@ def test_rematch_same_game_options_and_bots_for_everyone(client: TestClient) -> 
     new = client.get(f"/api/rooms/{made['room_id']}").json()
     assert new["status"] == "waiting" and new["game"] == "tiny"
     assert new["options"] == client.get(f"/api/rooms/{room_id}").json()["options"]
-    assert [(s["name"], s["bot"]) for s in new["seats"]] == [("Bo", False), ("Bot 2", True)]
+    assert [(s["name"], s["bot"]) for s in new["seats"]] == [("Bo", False), ("Ada", True)]
     assert client.post(f"/api/rooms/{made['room_id']}/start", headers=auth(made["token"])).status_code == 200
 
     assert client.get(f"/api/rooms/{room_id}").json()["rematch"] == made["room_id"]

@@ -65,7 +65,7 @@ def check_match(client: TestClient, stack: ExitStack, room_id: str, host: str) -
         ann.pump()
     assert ann.room == client.get(f"/api/rooms/{room_id}").json()
     seats_seen = [m["room"]["seats"] for m in ann.messages if m["type"] == "room"]
-    assert [s["name"] for s in seats_seen[-1]] == ["Ann", "Bo", "Bot 2"]
+    assert [s["name"] for s in seats_seen[-1]] == ["Ann", "Bo", "Ada"]
     assert any(len(seats) > 1 and seats[1]["connected"] for seats in seats_seen)
 
 

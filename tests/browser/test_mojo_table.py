@@ -105,7 +105,7 @@ def test_two_friends_and_a_bot_play_a_whole_match(
     assert [(s["name"], s["bot"]) for s in rematch["seats"]] == [
         ("Ann", False),
         ("Bo", False),
-        ("Bot 2", True),
+        ("Ada", True),
     ]
     assert rematch["host_seat"] == 0
     assert httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}").json()["rematch"] == room_id_of(
@@ -248,7 +248,7 @@ def test_the_host_chooses_who_starts_from_the_seated_players(
     expect(bo.locator("#starter-field")).to_be_hidden()
     ann.click("#bot-button")
     expect(ann.locator("#starter-choice option")).to_have_count(4)
-    assert ann.locator("#starter-choice option").all_inner_texts() == ["Random", "Ann (you)", "Bo", "Bot 2"]
+    assert ann.locator("#starter-choice option").all_inner_texts() == ["Random", "Ann (you)", "Bo", "Ada"]
     ann.select_option("#starter-choice", label="Bo")
     ann.click("#start-button")
 

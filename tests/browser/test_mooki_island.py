@@ -86,7 +86,7 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
             ann.wait_for_function("() => document.activeElement?.dataset.action === 'place'")
         elif kind == "place":
             words = ann.locator(".mk-choice-words").all_inner_texts()
-            assert all(w.startswith("Keep the ") or w == "Send the Spider to Bot 1" for w in words), words
+            assert all(w.startswith("Keep the ") or w == "Send the Spider to Ada" for w in words), words
             if "choice" in shots:
                 shots.discard("choice")
                 shoot(ann, "mooki-island-choice")

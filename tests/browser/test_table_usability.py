@@ -211,9 +211,9 @@ def test_mojo_says_what_the_others_played(server: ServeProcess, new_player: Call
     ann.click("#bot-button")
     expect(ann.locator("#seat-list .presence.is-bot")).to_have_count(1)
     # The bot plays first, so Ann's first turn follows its move.
-    ann.select_option("#starter-choice", label="Bot 1")
+    ann.select_option("#starter-choice", label="Ada")
     ann.click("#start-button")
     ann.wait_for_selector(".mojo-mine.is-current")
     announcer = ann.locator("#announcer")
     expect(announcer).to_have_attribute("aria-live", "polite")
-    expect(announcer).to_contain_text(re.compile(r"^Bot \d+ (played|drew|took|had|hit) .+\. Your turn\.$"))
+    expect(announcer).to_contain_text(re.compile(r"^Ada (played|drew|took|had|hit) .+\. Your turn\.$"))

@@ -1,0 +1,143 @@
+"""The people at a table, for every transport: presence timestamps, clocks, bots standing in, leaving,
+seat requests and chat. Like the Master: commit (worker thread), then publish, then wake the bots."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+
+from app.errors import AppError
+from app.ratelimit import Buckets
+from app.services import people
+
+if TYPE_CHECKING:
+    from app.playing.master import Master
+
+T = TypeVar("T")
+
+# Asking for a seat back: 3 at once, then one every 20 seconds, per address and room.
+ASK_RATE, ASK_BURST = 1 / 20, 3
+# Chat: 5 messages at once, then one every 2 seconds, per writer.
+CHAT_RATE, CHAT_BURST = 0.5, 5
+
+
+class People:
+    def __init__(self, master: Master) -> None:
+        self.master = master
+        self.services = master.services
+        self.asking = Buckets(ASK_RATE, ASK_BURST)
+        self.chatting = Buckets(CHAT_RATE, CHAT_BURST)
+
+    @property
+    def gone_after(self) -> float:
+        return people.GONE_AFTER
+
+    def _in_transaction(self, work: Callable[..., T], *args: Any) -> T:
+        with self.services.db.transaction() as session:
+            return work(session, *args)
+
+    async def _commit(self, work: Callable[..., T], *args: Any) -> T:
+        return await run_in_threadpool(self._in_transaction, work, *args)
+
+    def _read(self, work: Callable[[Session], T]) -> T:
+        with self.services.db.read() as session:
+            return work(session)
+
+    async def seats_changed(self, room_id: str, revoked: int | None = None) -> None:
+        """Who plays a seat (or its token) changed: every process forgets what it knew of the room's
+        seats, the sockets of a revoked seat are closed, everyone gets the room body, bots wake."""
+        self.services.forget(room_id)
+        event: dict[str, Any] = {"kind": "room", "forget": True}
+        if revoked is not None:
+            event["revoke"] = revoked
+        await self.master._publish(room_id, event)
+        self.master.wake_bots(room_id)
+
+    # -- presence ------------------------------------------------------------
+    async def seen(self, room_id: str, seat: int) -> None:
+        await self._commit(people.seen, room_id, seat)
+
+    # -- clock -----------------------------------------------------------------
+    async def set_clock(self, room_id: str, token: str | None, seconds: int | None) -> dict[str, Any]:
+        await self._commit(people.set_clock, room_id, token, seconds)
+        await self.master.room_changed(room_id)
+        return await self.master.room(room_id)
+
+    # -- bots standing in ------------------------------------------------------
+    async def stand_in(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
+        connected = await self.master.presence.connected(room_id)
+        await self._commit(
+            people.stand_in, room_id, token, seat, self.services.cache, connected, self.gone_after
+        )
+        await self.seats_changed(room_id)
+        return await self.master.room(room_id)
+
+    async def take_back(self, room_id: str, seat: int) -> bool:
+        taken = await self._commit(people.take_back, room_id, seat)
+        if taken:
+            await self.seats_changed(room_id)
+        return taken
+
+    async def come_back(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
+        mine = await self.master.seat_of(room_id, token)
+        if mine is None:
+            raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
+        if mine != seat:
+            raise AppError("forbidden", "only the seat's own player takes it back from the bot")
+        await self.take_back(room_id, seat)
+        return await self.master.room(room_id)
+
+    async def leave(self, room_id: str, token: str | None) -> dict[str, Any]:
+        seat = await self._commit(people.leave, room_id, token)
+        await self.seats_changed(room_id, revoked=seat)
+        return await self.master.room(room_id)
+
+    async def remove(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
+        connected = await self.master.presence.connected(room_id)
+        await self._commit(people.remove, room_id, token, seat, connected, self.gone_after)
+        await self.seats_changed(room_id, revoked=seat)
+        return await self.master.room(room_id)
+
+    # -- seat requests ---------------------------------------------------------
+    async def ask(self, room_id: str, seat: int, client: str) -> dict[str, Any]:
+        if not self.asking.allow(f"{client}:{room_id}"):
+            raise AppError("rate_limited", "too many seat requests; wait a minute and retry")
+        asked = await self._commit(people.ask_for_seat, room_id, seat)
+        await self.master.room_changed(room_id)
+        return asked
+
+    async def request_status(self, room_id: str, request_id: str) -> dict[str, Any]:
+        return await run_in_threadpool(
+            self._read, lambda session: people.request_status(session, room_id, request_id)
+        )
+
+    async def answer(self, room_id: str, token: str | None, request_id: str, approve: bool) -> dict[str, Any]:
+        connected = await self.master.presence.connected(room_id)
+        seat = await self._commit(people.answer_request, room_id, token, request_id, approve, connected)
+        if approve:
+            await self.seats_changed(room_id, revoked=seat)
+        else:
+            await self.master.room_changed(room_id)
+        return await self.request_status(room_id, request_id)
+
+    # -- chat ----------------------------------------------------------------
+    async def say(
+        self, room_id: str, token: str | None, text: str, name: str | None, client: str
+    ) -> dict[str, Any]:
+        key = f"{room_id}:{token or client}"
+        if not self.chatting.allow(key):
+            raise AppError("rate_limited", "you are writing too fast; wait a moment")
+        message = await self._commit(people.say, room_id, token, text, name)
+        await self.master._publish(room_id, {"kind": "chat", "message": message})
+        return message
+
+    async def chat(self, room_id: str) -> dict[str, Any]:
+        return await run_in_threadpool(self._read, lambda session: people.chat_log(session, room_id))
+
+    async def set_chat_spectators(self, room_id: str, token: str | None, allowed: bool) -> dict[str, Any]:
+        await self._commit(people.set_chat_spectators, room_id, token, allowed)
+        await self.master.room_changed(room_id)
+        return await self.master.room(room_id)

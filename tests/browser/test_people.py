@@ -1,0 +1,251 @@
+"""The people parts of the room page in Chromium: the seat link on another device, a seat asked for and
+approved, a move clock's countdown, a bot playing for an absent player, and the table chat."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.servers import ServeProcess
+
+from .support import SCREENSHOTS, create_room, is_my_turn, join_room, play_one, shoot
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def people_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    """A server where a player counts as gone after 2 seconds away (the default is 2 minutes)."""
+    folder = tmp_path_factory.mktemp("motable-people")
+    live = ServeProcess(
+        {
+            "DATABASE_URL": f"sqlite:///{folder / 'motable.db'}",
+            "MOTABLE_BOT_DELAY": "0.3",
+            "MOTABLE_GONE_AFTER": "2",
+        },
+        folder / "server.log",
+    )
+    live.start()
+    yield live
+    live.stop()
+
+
+def room_id_of(url: str) -> str:
+    return url.split("/r/")[1].split("?")[0].split("#")[0]
+
+
+def test_the_seat_link_opens_the_seat_on_a_phone(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    bo = new_player()
+    join_room(bo, url, "Bo")
+    keep = bo.locator("#seat-keep")
+    expect(keep).to_be_visible()
+    expect(keep).to_contain_text("Keep this link to play from your phone")
+    expect(keep).to_contain_text("Whoever has it plays as you")
+    link = keep.locator(".seat-link-url")
+    expect(link).to_have_value(re.compile(r"/r/[\w-]+#seat=[\w-]{20,}$"))
+    expect(keep.locator("img.seat-qr")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
+    bo.set_viewport_size({"width": 375, "height": 800})
+    shoot(bo, "people-seat-link")
+    bo.set_viewport_size({"width": 1280, "height": 900})
+    shoot(bo, "people-seat-link")
+    phone = new_player(375, 800)
+    phone.goto(link.input_value())
+    expect(phone.locator("#room-sub")).to_contain_text("You are Bo")
+    # The token left the address bar at once.
+    assert "#" not in phone.url and "seat=" not in phone.url
+    # The table's menu offers the same link, and forgetting asks first, saying what is lost.
+    phone.click("#seat-menu-button")
+    dialog = phone.locator("#seat-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator(".seat-link-url")).to_have_value(link.input_value())
+    expect(dialog.locator("img.seat-qr")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
+    phone.screenshot(path=str(SCREENSHOTS / "people-seat-menu-375.png"))
+    phone.click("#forget-button")
+    expect(phone.locator("#forget-words")).to_contain_text("stops holding Bo")
+    phone.click("#forget-no")
+    expect(phone.locator("#forget-confirm")).to_be_hidden()
+    phone.click("#forget-button")
+    phone.click("#forget-yes")
+    expect(phone.locator("#room-sub")).to_contain_text("You are watching")
+    expect(bo.locator("#room-sub")).to_contain_text("You are Bo")
+
+
+def test_a_lost_seat_is_asked_for_and_approved(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    bo = new_player()
+    join_room(bo, url, "Bo")
+    ann.click("#start-button")
+    expect(bo.locator("#game-panel")).to_be_visible()
+    # Bo's browser data is gone; on a new device he asks for his seat.
+    bo.context.clear_cookies()
+    bo.evaluate("localStorage.clear()")
+    asker = new_player(375, 800)
+    asker.goto(url)
+    expect(asker.locator("#people-list")).to_contain_text("Bo")
+    asker.locator('.people-row[data-seat="1"]').get_by_role("button", name="This is my seat").click()
+    expect(asker.locator("#asking-note")).to_contain_text("waiting for a player to approve")
+    request = ann.locator("#seat-requests")
+    expect(request).to_contain_text("Someone asks for Bo's seat")
+    ann.set_viewport_size({"width": 375, "height": 800})
+    shoot(ann, "people-seat-request")
+    ann.set_viewport_size({"width": 1280, "height": 900})
+    shoot(ann, "people-seat-request")
+    request.get_by_role("button", name="Approve").click()
+    expect(asker.locator("#room-sub")).to_contain_text("You are Bo", timeout=15_000)
+    expect(ann.locator("#seat-requests")).to_be_hidden()
+
+
+def test_countdown_and_a_bot_playing_for_an_absent_player(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    room_id = room_id_of(url)
+    ann.select_option("#clock-choice", label="1 minute a move")
+    expect(ann.locator("#clock-choice")).to_have_value("60")
+    # Bo joins from a script and never opens the table.
+    bo = httpx.post(f"{people_server.base_url}/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
+    expect(ann.locator("#seat-list .seat-item:not(.is-empty)")).to_have_count(2)
+    ann.select_option("#starter-choice", label="Bo")
+    ann.click("#start-button")
+    bo_row = ann.locator('.people-row[data-seat="1"]')
+    expect(bo_row.locator(".countdown")).to_have_text(re.compile(r"^[01]:\d\d$"))
+    expect(ann.locator("#people-clock")).to_contain_text("1 minute")
+    for width, height in ((375, 800), (1280, 900)):
+        ann.set_viewport_size({"width": width, "height": height})
+        shoot(ann, "people-countdown")
+    time.sleep(2.2)
+    # Bo has been gone long enough: Ann lets a bot play for him; his seat keeps his name.
+    # With time alone Bo turns from "away" to someone a bot may play for.
+    bo_row.get_by_role("button", name="Let a bot play").click()
+    expect(bo_row.locator(".presence")).to_have_text("bot playing")
+    expect(bo_row).to_contain_text("Bo")
+    # The bot plays Bo's turn: it is Ann's turn now.
+    expect(ann.locator('.people-row[data-seat="0"].is-acting')).to_be_visible(timeout=15_000)
+    for width, height in ((375, 800), (1280, 900)):
+        ann.set_viewport_size({"width": width, "height": height})
+        shoot(ann, "people-bot-playing")
+    # Bo opens his seat and takes it back.
+    back = new_player()
+    back.goto(f"{people_server.base_url}/r/{room_id}#seat={bo['token']}")
+    expect(back.locator("#room-sub")).to_contain_text("You are Bo")
+    back.get_by_role("button", name="I'm back: play myself").click()
+    expect(ann.locator('.people-row[data-seat="1"] .presence')).to_have_text("here")
+
+
+def test_table_chat(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    bo = new_player(375, 800)
+    join_room(bo, url, "Bo")
+    bo.click("#seat-keep-close")
+    ann.fill("#chat-input", "<b>hello</b> Bo \u202egnirts")
+    ann.click("#chat-send")
+    message = bo.locator("#chat-log .chat-message").first
+    expect(message).to_contain_text("<b>hello</b> Bo gnirts")
+    assert bo.locator("#chat-log b.chat-name").count() == 1  # the markup stayed text
+    bo.fill("#chat-input", "Hi Ann! Ready when you are.")
+    bo.press("#chat-input", "Enter")
+    expect(ann.locator("#chat-log .chat-message")).to_have_count(2)
+    ann.click("#start-button")
+    expect(bo.locator("#game-panel .side #chat-panel")).to_be_visible()
+    bo.fill("#chat-input", "Good luck!")
+    bo.click("#chat-send")
+    expect(ann.locator("#chat-log .chat-message")).to_have_count(3)
+    shoot(bo, "people-chat")
+    shoot(ann, "people-chat")
+    # Mute: Ann no longer sees Bo's messages; spectators read but may not write.
+    ann.locator('.people-row[data-seat="1"]').get_by_role("button", name="Mute").click()
+    expect(ann.locator("#chat-log .chat-message")).to_have_count(1)
+    watcher = new_player()
+    watcher.goto(url)
+    expect(watcher.locator("#chat-log .chat-message")).to_have_count(3)
+    expect(watcher.locator("#chat-readonly")).to_be_visible()
+    expect(watcher.locator("#chat-form")).to_be_hidden()
+
+
+def test_forgetting_a_game_asks_first(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    ann.goto(people_server.base_url + "/")
+    item = ann.locator(f'.room-item[data-room="{room_id_of(url)}"]')
+    expect(item).to_be_visible()
+    item.get_by_role("button", name=re.compile("Forget this")).click()
+    expect(item.locator(".forget-confirm")).to_contain_text("stops holding your seat as Ann")
+    item.get_by_role("button", name="Keep it").click()
+    expect(item.locator(".forget-confirm")).to_have_count(0)
+    assert ann.evaluate(f"JSON.parse(localStorage['motable.seats'])['{room_id_of(url)}'].seat") == 0
+    item.get_by_role("button", name=re.compile("Forget this")).click()
+    item.get_by_role("button", name="Forget it").click()
+    expect(item).to_have_count(0)
+    assert ann.evaluate(f"JSON.parse(localStorage['motable.seats'] || '{{}}')['{room_id_of(url)}']") is None
+
+
+# A Notification stand-in that records what the page shows, and a page that says it is hidden.
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.__hidden = false;
+class RecordedNotification {
+  constructor(title, options) { window.__notes.push({ title, ...options }); }
+  close() {}
+  static permission = "default";
+  static requestPermission() {
+    RecordedNotification.permission = "granted";
+    return Promise.resolve("granted");
+  }
+}
+window.Notification = RecordedNotification;
+Object.defineProperty(document, "visibilityState", { get: () => (window.__hidden ? "hidden" : "visible") });
+"""
+
+
+def test_your_turn_notification_after_opting_in(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann = new_player()
+    ann.add_init_script(FAKE_NOTIFICATIONS)
+    url = create_room(ann, people_server.base_url, "Ann")
+    bo = new_player()
+    join_room(bo, url, "Bo")
+    ann.click("#seat-menu-button")
+    ann.check("#notify-toggle")
+    expect(ann.locator("#notify-toggle")).to_be_checked()
+    ann.click("#seat-dialog-close")
+    ann.select_option("#starter-choice", label="Bo")
+    ann.click("#start-button")
+    expect(bo.locator(".mojo-mine.is-current")).to_be_visible()
+    # Ann's page is in the background when her turn comes.
+    ann.evaluate("window.__hidden = true")
+    assert play_one(bo)
+    while is_my_turn(bo):
+        play_one(bo)
+    ann.wait_for_function("window.__notes.length > 0")
+    notes = ann.evaluate("window.__notes")
+    assert notes[0]["title"] == "Your turn · Mojo" and len(notes) == 1
+
+
+def test_duplicate_and_emoji_names(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    twin = new_player()
+    join_room(twin, url, "ann")
+    expect(twin.locator("#room-sub")).to_contain_text("You are ann (2)")
+    fox = new_player()
+    join_room(fox, url, "🦊 Fox\u202e")
+    row = ann.locator("#seat-list .seat-item").nth(2)
+    expect(row.locator(".seat-name")).to_have_text("🦊 Fox")
+    expect(row.locator(".avatar")).to_have_text("🦊")
+    ann.click("#bot-button")
+    expect(ann.locator("#seat-list .seat-item").nth(3).locator(".seat-name")).to_have_text("Ada")
