@@ -16,7 +16,7 @@ import {
   shouldNotify,
   visibleMessages,
 } from "./people-kit.js";
-import { seats } from "./storage.js";
+import { seats, store } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 const MUTED_KEY = "motable.muted";
@@ -47,14 +47,14 @@ export function createPeople(ctx) {
   const roomId = ctx.roomId;
   let messages = [];
   let linkFor = null; // the token whose seat link is drawn
-  let asking = readJson(localStorage, ASKED_KEY, {})[roomId] || null;
+  let asking = readJson(store, ASKED_KEY, {})[roomId] || null;
   let pollTimer = null;
 
-  const muted = () => readJson(localStorage, MUTED_KEY, {})[roomId] || [];
+  const muted = () => readJson(store, MUTED_KEY, {})[roomId] || [];
   function setMuted(list) {
-    const all = readJson(localStorage, MUTED_KEY, {});
+    const all = readJson(store, MUTED_KEY, {});
     all[roomId] = list;
-    localStorage.setItem(MUTED_KEY, JSON.stringify(all));
+    store.setItem(MUTED_KEY, JSON.stringify(all));
   }
   const mySeat = () => ctx.seat()?.seat ?? null;
   const token = () => ctx.seat()?.token ?? null;
@@ -126,7 +126,7 @@ export function createPeople(ctx) {
     $("forget-button").hidden = false;
     const room = ctx.room();
     $("leave-button").hidden = room?.status !== "playing";
-    $("notify-toggle").checked = localStorage.getItem(NOTIFY_KEY) === "on" && notificationPermission() === "granted";
+    $("notify-toggle").checked = store.getItem(NOTIFY_KEY) === "on" && notificationPermission() === "granted";
     drawSeatLink(dialog);
     dialog.showModal();
   }
@@ -170,10 +170,10 @@ export function createPeople(ctx) {
   // Asking for a seat back
 
   function remember(request) {
-    const all = readJson(localStorage, ASKED_KEY, {});
+    const all = readJson(store, ASKED_KEY, {});
     if (request) all[roomId] = request;
     else delete all[roomId];
-    localStorage.setItem(ASKED_KEY, JSON.stringify(all));
+    store.setItem(ASKED_KEY, JSON.stringify(all));
     asking = request;
   }
 
@@ -499,7 +499,7 @@ export function createPeople(ctx) {
   async function notifyToggled(event) {
     const box = event.currentTarget;
     if (!box.checked) {
-      localStorage.setItem(NOTIFY_KEY, "off");
+      store.setItem(NOTIFY_KEY, "off");
       return;
     }
     if (notificationPermission() === "unsupported") {
@@ -509,7 +509,7 @@ export function createPeople(ctx) {
     }
     const permission = notificationPermission() === "granted" ? "granted" : await Notification.requestPermission();
     box.checked = permission === "granted";
-    localStorage.setItem(NOTIFY_KEY, box.checked ? "on" : "off");
+    store.setItem(NOTIFY_KEY, box.checked ? "on" : "off");
     if (!box.checked) say($("seat-dialog-error"), new Error("Notifications are blocked for this site in the browser's settings."));
   }
 
@@ -519,7 +519,7 @@ export function createPeople(ctx) {
       wasMyTurn,
       hidden: document.visibilityState === "hidden",
       permission: notificationPermission(),
-      optedIn: localStorage.getItem(NOTIFY_KEY) === "on",
+      optedIn: store.getItem(NOTIFY_KEY) === "on",
     });
     if (!wanted) return false;
     try {

@@ -55,3 +55,14 @@ def test_blocked_storage_still_loads_the_room_for_players_and_spectators(
     bo.wait_for_selector("#hand .card")
     cy.wait_for_selector(".mojo-table, #table")
     expect(cy.locator("#hand .card")).to_have_count(0)
+
+
+def test_a_host_whose_browser_keeps_nothing_still_holds_the_room_they_made(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann = blocked(new_player)
+    create_room(ann, server.base_url, "Ann")
+    # The seat came over in the link's fragment, which is gone from the address bar again.
+    assert "#" not in ann.url and "seat=" not in ann.url
+    expect(ann.locator("#host-tools")).to_be_visible()
+    expect(ann.locator("#storage-warning")).to_be_visible()
