@@ -25,12 +25,21 @@ _MASK = (1 << 63) - 1
 FACTS_SIZE = 8192
 
 
+def _bot_seed(seed: int, version: int, seat: int) -> int:
+    return (seed * 1_000_003 + version * 31 + seat) & _MASK
+
+
 @dataclass(frozen=True)
 class BotTurn:
     room_id: str
     version: int
     seat: int
     kind: str
+    # Already chosen: an optional action (out of turn) the bot decided to take while looking.
+    action: Any = None
+    # Wait longer before acting: a person is waited for at the same time (a witness, a racer) or may
+    # still take an optional action (Immunity) that the bot's move would end the window for.
+    patient: bool = False
 
 
 @dataclass(frozen=True)
@@ -292,8 +301,10 @@ class Services:
             )
             return list(session.scalars(query))
 
-    def bot_turn(self, room_id: str) -> BotTurn | None:
-        """The bot due to act now, if any."""
+    def bot_turn(self, room_id: str, declined: frozenset[tuple[int, int]] = frozenset()) -> BotTurn | None:
+        """The bot due to act now, if any: first a bot outside to_act that takes an optional action
+        (asked through its `optional(state, seat)`, when it has one; None declines), then a bot in
+        to_act. `declined` holds (version, seat) optional offers not to make again (they failed)."""
         facts = self.facts(room_id)
         if facts is None or not facts.bots:
             return None
@@ -302,11 +313,28 @@ class Services:
             if match is None or match.status != "playing":
                 return None
             state = matches.load_state(session, match, self.cache)
-            version = match.version
-        acting = get_engine(facts.game).to_act(state)
+            version, seed, players = match.version, match.seed, match.players
+        engine = get_engine(facts.game)
+        acting = engine.to_act(state)
+        if not acting:
+            return None
+        bots = get_bots(facts.game)
+        for seat in sorted(facts.bots):
+            if seat in acting or (version, seat) in declined:
+                continue
+            kind = facts.bots[seat]
+            optional = getattr(bots.get(kind), "optional", None)
+            if optional is None or not engine.legal_actions(state, seat):
+                continue
+            bot = bots[kind](engine, _bot_seed(seed, version, seat))
+            action = bot.optional(copy.deepcopy(state), seat)
+            if action is not None:
+                return BotTurn(room_id, version, seat, kind, action=action)
+        people = [s for s in range(players) if s not in facts.bots]
+        patient = any(s in acting or engine.legal_actions(state, s) for s in people)
         for seat in sorted(facts.bots):
             if seat in acting:
-                return BotTurn(room_id, version, seat, facts.bots[seat])
+                return BotTurn(room_id, version, seat, facts.bots[seat], patient=patient)
         return None
 
     def choose_bot(self, turn: BotTurn) -> Move:
@@ -318,8 +346,10 @@ class Services:
                 raise AppError("stale_version", "the match moved on before the bot played")
             state = matches.load_state(session, match, self.cache)
             game, seed = match.game, match.seed
+        if turn.action is not None:
+            return Move(turn.room_id, turn.seat, turn.action, turn.version)
         engine = get_engine(game)
-        bot = get_bots(game)[turn.kind](engine, (seed * 1_000_003 + turn.version * 31 + turn.seat) & _MASK)
+        bot = get_bots(game)[turn.kind](engine, _bot_seed(seed, turn.version, turn.seat))
         # The bot gets its own copy: cached states are shared by every thread of this process.
         action = bot.choose(copy.deepcopy(state), turn.seat)
         return Move(turn.room_id, turn.seat, action, turn.version)
