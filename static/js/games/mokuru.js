@@ -87,9 +87,32 @@ function capital(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
+// Mokuru hides nothing from the table (Darkness's deck is shown only while choosing, to the
+// possessed player): around one device the page needs no pass-the-device screen.
+export const openTable = true;
+
+/** The glanceable line for the player due around one device: "Ann: 3 Flips back — 3 tries". */
+export function deviceLine(view, seat, seatName) {
+  const who = seatName(seat);
+  const trick = view.trick;
+  if (view.phase === "difficulty") return { who, what: "Choose your difficulty" };
+  if (view.phase === "confirm") return { who, what: `Did ${seatName(view.claim.seat)} land it?` };
+  if (trick && view.phase === "battle") return { who, what: `Battle: ${trick.card.name} — go!` };
+  if (trick && ["perform", "spent"].includes(view.phase)) {
+    const at = trick.players.indexOf(seat);
+    const tries = at >= 0 ? trick.tries[at] : 0;
+    if (view.phase === "spent") return { who, what: `${trick.card.name} — no tries left` };
+    return { who, what: `${trick.card.name} — ${tries} ${tries === 1 ? "try" : "tries"}` };
+  }
+  if (view.phase === "darkness") return { who, what: "Possessed: choose a trick for the others" };
+  if (view.phase === "target") return { who, what: `Choose who ${ACTION_NAMES[view.choosing?.action] || "it"} aims at` };
+  return { who, what: "Your turn: draw" };
+}
+
 export function mount(root, ctx) {
   const els = {
     status: h("p", { class: "table-status mk-status", id: "turn-status" }),
+    device: h("div", { class: "mk-device-screen", hidden: true, "aria-live": "polite" }),
     board: h("ol", { class: "mk-board", "aria-label": "Belts board" }),
     seats: h("ul", { class: "mk-seats" }),
     trick: h("section", { class: "mk-trick", "aria-live": "polite" }),
@@ -103,7 +126,7 @@ export function mount(root, ctx) {
     h(
       "div",
       { class: "mokuru" },
-      h("div", { class: "felt mk-table" }, els.status, els.celebration, els.board, els.trick, els.moves, els.extra, els.seats),
+      h("div", { class: "felt mk-table" }, els.status, els.celebration, els.device, els.board, els.trick, els.moves, els.extra, els.seats),
       h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log),
     ),
   );
@@ -321,7 +344,17 @@ export function mount(root, ctx) {
       // have optional moves (Immunity against a pending effect, Steal a Trick), shown apart.
       const waited = mine ? actions : [];
       const optional = mine ? [] : actions;
-      const big = ["perform", "battle", "spent", "confirm", "draw"].includes(view.phase);
+      const device = Boolean(ctx.onDevice) && mine;
+      els.device.hidden = !device;
+      if (device) {
+        const line = deviceLine(view, ctx.mySeat, ctx.seatName);
+        fill(els.device, h("p", { class: "mk-device-who" }, line.who), h("p", { class: "mk-device-what" }, line.what));
+      }
+      els.moves.classList.toggle("is-device", device);
+      // Around one device the big buttons sit right under the big line, above the board.
+      const anchor = device ? els.device : els.trick;
+      if (anchor.nextSibling !== els.moves) anchor.after(els.moves);
+      const big = device || ["perform", "battle", "spent", "confirm", "draw"].includes(view.phase);
       fill(els.moves, waited.map((a) => moveButton(view, a, big)));
       els.moves.hidden = !waited.length;
       fill(els.extra, optional.length ? [h("p", { class: "small" }, "You may act now, out of turn:"), optional.map((a) => moveButton(view, a))] : []);
