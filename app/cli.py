@@ -8,23 +8,27 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from app.config import Settings
+from app.roomids import is_room_id
 
 
 def serve(args: argparse.Namespace) -> int:
+    import os
+
     import uvicorn
 
     from app.db import upgrade
+    from app.serving import uvicorn_options
 
+    # The app is built by uvicorn's factory from the environment: what the command line says goes there.
+    os.environ["MOTABLE_BIND_HOST"] = args.host
+    if args.public_url:
+        os.environ["MOTABLE_PUBLIC_URL"] = args.public_url
     settings = Settings.from_env()
     upgrade(settings.database_url)
     uvicorn.run(
         "app.main:create_app",
         factory=True,
-        host=args.host,
-        port=args.port,
-        # Frames over our own limit are refused in the app with a too_large error; this caps the rest.
-        ws_max_size=settings.max_ws_message_bytes * 4,
-        log_level=args.log_level,
+        **uvicorn_options(settings, args.host, args.port, args.log_level),
     )
     return 0
 
@@ -34,6 +38,20 @@ def migrate(_args: argparse.Namespace) -> int:
 
     upgrade(Settings.from_env().database_url)
     print("database is up to date")
+    return 0
+
+
+def prune(args: argparse.Namespace) -> int:
+    from app.db import Database
+    from app.retention import prune as prune_once
+
+    settings = Settings.from_env()
+    db = Database(settings.database_url)
+    try:
+        done = prune_once(db, settings, dry_run=args.dry_run)
+    finally:
+        db.dispose()
+    print(("would delete or archive: " if args.dry_run else "deleted or archived: ") + str(done))
     return 0
 
 
@@ -64,8 +82,12 @@ def _verify_remote(server: str, room_id: str) -> int:
 
     from app.fairness import check_public_log
 
-    with httpx.Client(base_url=server, timeout=30) as http:
-        bodies = [http.get(f"/api/rooms/{room_id}{path}") for path in ("", "/log", "/state")]
+    try:
+        with httpx.Client(base_url=server, timeout=30) as http:
+            bodies = [http.get(f"/api/rooms/{room_id}{path}") for path in ("", "/log", "/state")]
+    except httpx.HTTPError as error:
+        print(f"FAIL could not reach {server}: {error}")
+        return 1
     for body in bodies:
         if body.status_code != 200:
             print(f"FAIL {body.request.url} answered {body.status_code}")
@@ -121,8 +143,16 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--host", default="127.0.0.1")
     sub.add_argument("--port", type=int, default=8000)
     sub.add_argument("--log-level", default="info")
+    sub.add_argument(
+        "--public-url",
+        help="the address people open (e.g. https://cards.example.org), used in share links and QR codes; "
+        "default: MOTABLE_PUBLIC_URL, else the address each request came to",
+    )
 
     command("migrate", migrate, "apply pending database migrations")
+
+    sub = command("prune", prune, "delete expired rooms and matches now (see docs/operations.md)")
+    sub.add_argument("--dry-run", action="store_true", help="count what would go, change nothing")
 
     sub = command("verify", verify, "replay a finished match from its revealed seed and check it")
     sub.add_argument("room_id")
@@ -137,7 +167,18 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+def _room_ids_last(argv: list[str]) -> list[str]:
+    """`motable verify -McLoWJ80Onq`: a room id may start with `-`, which argparse takes for an option.
+    Such ids (exactly a room id's shape, and no option of ours) go after a `--`."""
+    if not argv or argv[0] != "verify" or "--" in argv:
+        return argv
+    ids = [arg for arg in argv[1:] if arg.startswith("-") and is_room_id(arg) and not arg.startswith("--")]
+    if not ids:
+        return argv
+    return [arg for arg in argv if arg not in ids] + ["--", *ids]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args = parser().parse_args(_room_ids_last(list(sys.argv[1:] if argv is None else argv)))
     status: int = args.run(args)
     return status

@@ -1,10 +1,12 @@
-"""Server settings, read once from the environment."""
+"""Server settings: pydantic-settings reads them from the environment (see docs/operations.md)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+import ipaddress
+from typing import Any
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 def sqlalchemy_url(url: str) -> str:
@@ -15,27 +17,99 @@ def sqlalchemy_url(url: str) -> str:
     return url
 
 
-@dataclass(frozen=True)
-class Settings:
-    database_url: str = "sqlite:///motable.db"
-    redis_url: str | None = None
+def is_loopback(host: str) -> bool:
+    """True when a server bound to `host` can be reached from this computer only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class Settings(BaseSettings):
+    """Every field is read from `MOTABLE_<NAME>`; the two URLs also from `DATABASE_URL`/`REDIS_URL`."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="MOTABLE_", frozen=True, populate_by_name=True, extra="ignore"
+    )
+
+    database_url: str = Field(
+        default="sqlite:///motable.db", validation_alias=AliasChoices("database_url", "DATABASE_URL")
+    )
+    redis_url: str | None = Field(default=None, validation_alias=AliasChoices("redis_url", "REDIS_URL"))
     bot_delay: float = 0.8
+
+    # -- request limits -----------------------------------------------------
     max_body_bytes: int = 64 * 1024
     max_ws_message_bytes: int = 64 * 1024
+    # Everything before the body (request line and headers), and how many header lines.
+    max_header_bytes: int = 16 * 1024
+    max_headers: int = 100
+    # JSON bodies and socket messages nested deeper than this are refused as invalid_request.
+    max_json_depth: int = 32
     # Far above any person's pace; 0 turns limiting off.
     rate_per_second: float = 20.0
     rate_burst: int = 120
+    # Keys this server writes in Redis start with it (shared rate-limit buckets).
+    redis_prefix: str = "motable"
+
+    # -- connections ----------------------------------------------------------
+    # Seconds a client may take to send a request's headers (from connecting or from the last answer).
+    header_timeout: float = 10.0
+    # Seconds a client may take to send a body once its headers are in.
+    body_timeout: float = 20.0
+    # Seconds an idle keep-alive connection stays open.
+    keepalive_timeout: float = 5.0
+    # Open connections (sockets included) at once; past it new requests get 503.
+    max_connections: int = 4000
+
+    # -- addresses ------------------------------------------------------------
+    # The address people open, e.g. https://cards.example.org: join links and QR codes use it.
+    public_url: str | None = None
+    # Proxies whose X-Forwarded-For/-Proto are believed (comma-separated addresses or networks, or *).
+    trusted_proxies: str = "127.0.0.1"
+    # The address `motable serve` listens on; the room page warns when it is loopback only.
+    bind_host: str | None = None
+
+    # -- retention (hours; 0 keeps for ever; see app/retention.py) --------------
+    # A waiting room no one joined, after it was made.
+    waiting_room_hours: float = 24.0
+    # A waiting room others joined but that never started, after the last person sat down.
+    idle_room_hours: float = 24.0 * 7
+    # A finished match (and its room), after it ended.
+    finished_match_hours: float = 24.0 * 30
+    # A match in play that nobody moved in this long is archived (snapshots but the latest dropped)...
+    archive_after_hours: float = 24.0 * 7
+    # ...and deleted with its room after this long without a move.
+    abandoned_match_hours: float = 24.0 * 90
+    # How often each server process prunes (0: never; leave it to `motable prune`).
+    prune_every_hours: float = 1.0
+
+    @field_validator("database_url")
+    @classmethod
+    def _driver(cls, url: str) -> str:
+        return sqlalchemy_url(url)
+
+    @field_validator("redis_url", "public_url", "bind_host", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return value or None
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        if not url.startswith(("http://", "https://")):
+            raise ValueError("the public URL starts with http:// or https://")
+        return url.rstrip("/")
+
+    @property
+    def loopback_only(self) -> bool:
+        return self.bind_host is not None and is_loopback(self.bind_host)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        env = os.environ if env is None else env
-        defaults = cls()
-        return cls(
-            database_url=sqlalchemy_url(env.get("DATABASE_URL") or defaults.database_url),
-            redis_url=env.get("REDIS_URL") or None,
-            bot_delay=float(env.get("MOTABLE_BOT_DELAY", defaults.bot_delay)),
-            max_body_bytes=int(env.get("MOTABLE_MAX_BODY_BYTES", defaults.max_body_bytes)),
-            max_ws_message_bytes=int(env.get("MOTABLE_MAX_WS_MESSAGE_BYTES", defaults.max_ws_message_bytes)),
-            rate_per_second=float(env.get("MOTABLE_RATE_PER_SECOND", defaults.rate_per_second)),
-            rate_burst=int(env.get("MOTABLE_RATE_BURST", defaults.rate_burst)),
-        )
+    def from_env(cls) -> Settings:
+        """The settings the environment names (kept for callers that predate pydantic-settings)."""
+        return cls()

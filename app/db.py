@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,7 +11,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 import migrations
@@ -19,9 +20,21 @@ import migrations
 READ_ONLY = "motable_read_only"
 
 
+def create_private_sqlite_file(url: str) -> None:
+    """Create a SQLite database file readable by its owner only (it holds live seeds and decks).
+    SQLite gives the -wal and -shm files beside it the same mode. An existing file is left as it is."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.exists() and path.parent.is_dir():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
+    create_private_sqlite_file(url)
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
     # pysqlite's own BEGIN handling is off so every transaction starts with BEGIN IMMEDIATE: taking

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,25 +18,43 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import jsonsafe
 from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
+from app.guards import RoomIdGuard, SecurityHeaders
 from app.logs import redact_tokens
-from app.ratelimit import Buckets, RateLimit
-from app.routes import api, pages, ws
+from app.ratelimit import RateLimit, make_buckets
+from app.retention import prune_on_schedule
+from app.routes import api, health, pages, ws
 from app.runtime import Runtime
 from engines.core import registry
+
+# Where uvicorn logged unexpected failures before CatchAll answered them: operators keep one place to look.
+log = logging.getLogger("uvicorn.error")
 
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 
 
 class BodyLimit:
-    """Refuses request bodies over `max_bytes` with 413 too_large, announced or streamed."""
+    """Refuses request bodies over `max_bytes` with 413 too_large, announced or streamed, and requests
+    with more than `max_headers` header lines with 431 too_large."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, max_headers: int = 100) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.max_headers = max_headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if len(scope["headers"]) > self.max_headers:
+            message = f"a request may have at most {self.max_headers} header lines"
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": message})
+                return
+            await _error_response(431, "too_large", message)(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -43,6 +64,9 @@ class BodyLimit:
                 413, "too_large", f"a request body may be at most {self.max_bytes} bytes"
             )
             await response(scope, receive, send)
+            return
+        if scope["method"] in ("POST", "PUT", "PATCH") and scope["path"].startswith("/api/"):
+            await self._checked_json(scope, receive, send)
             return
         seen = 0
 
@@ -56,6 +80,44 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+    async def _checked_json(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Reads the whole (bounded) body first: a body the API cannot take as JSON is refused with
+        422 invalid_request (bad UTF-8, nesting, huge integers, NUL) before any handler runs."""
+        chunks: list[bytes] = []
+        seen = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_bytes:
+                response = _error_response(
+                    413, "too_large", f"a request body may be at most {self.max_bytes} bytes"
+                )
+                await response(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        if body.strip():
+            try:
+                jsonsafe.loads(body)
+            except ValueError as error:
+                await _error_response(422, "invalid_request", str(error))(scope, receive, send)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 def _error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -76,13 +138,42 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(422, "invalid_request", problems or "invalid request")
 
 
-async def _unexpected_error(_request: Request, _exc: Exception) -> JSONResponse:
-    # Starlette still logs the exception with its traceback; the client gets the usual body shape.
-    return _error_response(500, "internal_error", "something went wrong on our side; try again")
+class CatchAll:
+    """Answers an unexpected failure with 500 internal_error and keeps the connection.
+
+    Starlette's own last-resort handler re-raises after answering, and uvicorn then closes the
+    keep-alive connection without a word; a client reusing it would see its next request fail."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+            if started:
+                raise  # half an answer is out: only closing the connection tells the client
+            response = _error_response(500, "internal_error", "something went wrong on our side; try again")
+            await response(scope, receive, send)
 
 
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 400:
+        # FastAPI's "error parsing the body": CONTRACT.md's answer for a bad request is 422.
+        return _error_response(422, "invalid_request", str(exc.detail))
     code = CODE_BY_STATUS.get(exc.status_code, "invalid_request")
     return _error_response(exc.status_code, code, str(exc.detail))
 
@@ -92,27 +183,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     redact_tokens()
     registry.register_from_env(os.environ.get("MOTABLE_GAMES"))
     runtime = Runtime(settings)
+    buckets = make_buckets(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
+        pruner = asyncio.create_task(prune_on_schedule(runtime.db, settings))
         try:
             yield
         finally:
+            pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruner
             await runtime.stop()
+            await buckets.close()
+            readiness_redis = getattr(app.state, "readiness_redis", None)
+            if readiness_redis is not None:
+                await readiness_redis.aclose()
 
-    app = FastAPI(title="Motable", lifespan=lifespan)
+    # No /docs or /redoc: they load scripts from a CDN, which the Content-Security-Policy forbids.
+    app = FastAPI(title="Motable", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.runtime = runtime
     handlers: dict[Any, Any] = {
         AppError: _app_error,
         RequestValidationError: _validation_error,
         HTTPException: _http_error,
-        Exception: _unexpected_error,
     }
     for exc_type, handler in handlers.items():
         app.add_exception_handler(exc_type, handler)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(RateLimit, buckets=Buckets(settings.rate_per_second, settings.rate_burst))
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_headers=settings.max_headers)
+    app.add_middleware(RoomIdGuard)
+    app.add_middleware(RateLimit, runtime=runtime, buckets=buckets)
+    app.add_middleware(CatchAll)
+    app.add_middleware(SecurityHeaders)
+    app.include_router(health.router)
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(ws.router)

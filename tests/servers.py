@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -25,7 +26,13 @@ class ServeProcess:
     """One `motable serve` subprocess; `start` again after `kill` reuses its port and database."""
 
     def __init__(
-        self, env: dict[str, str], log_path: Path, port: int | None = None, log_level: str = "warning"
+        self,
+        env: dict[str, str],
+        log_path: Path,
+        port: int | None = None,
+        log_level: str = "warning",
+        args: list[str] | None = None,
+        preexec: Callable[[], None] | None = None,
     ) -> None:
         self.port = port or free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -33,6 +40,8 @@ class ServeProcess:
         self.env = env
         self.log_path = log_path
         self.log_level = log_level
+        self.args = args or []
+        self.preexec = preexec
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> ServeProcess:
@@ -50,8 +59,10 @@ class ServeProcess:
                     str(self.port),
                     "--log-level",
                     self.log_level,
+                    *self.args,
                 ],
                 cwd=ROOT,
+                preexec_fn=self.preexec,
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -8,14 +8,10 @@ from fastapi import APIRouter, Request, Response
 
 from app.deps import MasterDep, TokenDep
 from app.schemas import AddBot, CreateRoom, JoinRoom, PostAction, StartRoom
+from app.urls import join_url
 from engines.core import game_ids, get_engine
 
 router = APIRouter()
-
-
-@router.get("/healthz")
-async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
 
 
 @router.get("/api/games")
@@ -23,16 +19,12 @@ async def list_games() -> list[dict[str, Any]]:
     return [get_engine(game).spec.describe() for game in game_ids()]
 
 
-def _join_url(request: Request, room_id: str) -> str:
-    return f"{str(request.base_url).rstrip('/')}/r/{room_id}"
-
-
 @router.post("/api/rooms", status_code=201)
 async def create_room(body: CreateRoom, request: Request, master: MasterDep) -> dict[str, Any]:
     created = await master.create_room(body.game, body.name, body.options)
     return {
         "room_id": created["room_id"],
-        "join_url": _join_url(request, created["room_id"]),
+        "join_url": join_url(request, created["room_id"]),
         "seat": created["seat"],
         "token": created["token"],
     }
@@ -44,7 +36,7 @@ async def rematch(
 ) -> dict[str, Any]:
     """201 with a seat and token for the player who opens the rematch; 200 with the room for the others."""
     made = await master.rematch(room_id, token)
-    body = {"room_id": made["room_id"], "join_url": _join_url(request, made["room_id"])}
+    body = {"room_id": made["room_id"], "join_url": join_url(request, made["room_id"])}
     if not made["created"]:
         return body
     response.status_code = 201

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import TemplateNotFound
 
+from app.roomids import is_room_id
+from app.urls import join_url
 from engines.core import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,8 +55,9 @@ def lobby_games() -> list[dict[str, Any]]:
     return games
 
 
+@functools.lru_cache(maxsize=2048)
 def qr_svg(url: str) -> str:
-    """The share link as an inline SVG QR code (no image files, no client code)."""
+    """The share link as an inline SVG QR code (no image files, no client code); drawn once per room."""
     qr = segno.make(url, error="m")
     return str(qr.svg_inline(scale=5, dark="#10261b", light="#ffffff", border=2, omitsize=True))
 
@@ -66,12 +70,23 @@ def lobby(request: Request) -> HTMLResponse:
 
 @router.get("/r/{room_id}", response_class=HTMLResponse, include_in_schema=False)
 def room(request: Request, room_id: str) -> HTMLResponse:
-    share_url = str(request.url.replace(query=None, fragment=None))
+    if not is_room_id(room_id):  # before any work: no QR code is drawn for a made-up id
+        return templates.TemplateResponse(
+            request, "not_found.html", {"what": "There is no room at this address."}, status_code=404
+        )
+    settings = request.app.state.runtime.settings
+    share_url = join_url(request, room_id)
     titles = {g["id"]: g["title"] for g in lobby_games()}
     return templates.TemplateResponse(
         request,
         "room.html",
-        {"room_id": room_id, "share_url": share_url, "qr_svg": qr_svg(share_url), "titles": titles},
+        {
+            "room_id": room_id,
+            "share_url": share_url,
+            "qr_svg": qr_svg(share_url),
+            "titles": titles,
+            "loopback_only": settings.loopback_only and settings.public_url is None,
+        },
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app import jsonsafe
 from app.errors import AppError
 from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
@@ -137,7 +138,7 @@ class _Socket:
                 conn.send(_error(None, "rate_limited", "too many messages; slow down and retry"))
                 continue
             try:
-                message = json.loads(raw)
+                message = jsonsafe.loads(raw)
             except ValueError:
                 conn.send(_error(None, "invalid_request", "a message is one JSON object"))
                 continue

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.errors import AppError
 from app.models import Match, Room, Seat, Snapshot
+from app.roomids import new_room_id
 from app.services.auth import hash_token, new_token, player_seat
 from app.services.matches import current_match, seed_commitment
 from engines.core import EngineError, game_ids, get_bots, get_engine
@@ -36,7 +37,7 @@ def create_room(session: Session, game: str, name: str, options: dict[str, Any] 
         parsed = spec.parse_options(options)
     except EngineError as error:
         raise AppError.from_engine(error) from None
-    room = Room(id=secrets.token_urlsafe(9), game=game, options=parsed.model_dump(mode="json"))
+    room = Room(id=new_room_id(), game=game, options=parsed.model_dump(mode="json"))
     token = new_token()
     session.add(room)
     session.add(Seat(room_id=room.id, seat=0, name=name, token_hash=hash_token(token), bot=False))

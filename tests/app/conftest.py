@@ -37,6 +37,14 @@ def _service_missing(name: str, error: Exception) -> None:
     pytest.skip(message)
 
 
+@pytest.fixture(autouse=True)
+def _no_settings_from_the_shell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings come from the environment: a developer's own DATABASE_URL or MOTABLE_* must not leak in."""
+    for key in list(os.environ):
+        if key.startswith("MOTABLE_") or key in ("DATABASE_URL", "REDIS_URL"):
+            monkeypatch.delenv(key)
+
+
 @pytest.fixture(scope="session")
 def postgres_admin() -> Iterator[psycopg.Connection[Any]]:
     try:

@@ -1,17 +1,27 @@
-"""Clients far faster than any player get 429 rate_limited; everyone else is untouched."""
+"""Clients far faster than any player get 429 rate_limited; everyone else is untouched.
+
+Covers issue 14's findings: a made-up bearer per request must not bypass the limit, reads and socket
+connects are limited, the key is a verified seat or the real client address (the proxy's word only
+when it is trusted), and the buckets are shared across processes through Redis."""
 
 from __future__ import annotations
 
+import asyncio
+import secrets
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from app.config import Settings, sqlalchemy_url
 from app.db import upgrade
 from app.main import create_app
-from app.ratelimit import Buckets
+from app.ratelimit import Buckets, SharedBuckets
+from tests.servers import ServeProcess
 
 from .conftest import auth
 
@@ -33,24 +43,77 @@ def test_zero_rate_turns_limiting_off() -> None:
 def slow_client(tmp_path: Path, tiny: str) -> Iterator[TestClient]:
     url = sqlalchemy_url(f"sqlite:///{tmp_path / 'limit.db'}")
     upgrade(url)
-    app = create_app(Settings(database_url=url, bot_delay=0, rate_per_second=0.01, rate_burst=2))
+    app = create_app(Settings(database_url=url, bot_delay=0, rate_per_second=0.01, rate_burst=3))
     with TestClient(app) as client:
         yield client
+
+
+def refused(answer: httpx.Response) -> bool:
+    return answer.status_code == 429 and answer.json()["error"]["code"] == "rate_limited"
 
 
 def test_flooding_posts_answer_429_and_change_nothing(slow_client: TestClient) -> None:
     created = slow_client.post("/api/rooms", json={"game": "tiny", "name": "Ann"})
     assert created.status_code == 201
     room_id, token = created.json()["room_id"], created.json()["token"]
+    for _ in range(2):  # the seat's own bucket of 3
+        assert slow_client.get(f"/api/rooms/{room_id}/state", headers=auth(token)).status_code == 200
     assert slow_client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(token)).status_code == 201
-    assert slow_client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(token)).status_code == 201
-    refused = slow_client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(token))
-    assert refused.status_code == 429
-    assert refused.json()["error"]["code"] == "rate_limited"
-    assert len(slow_client.get(f"/api/rooms/{room_id}").json()["seats"]) == 3, "the refused bot was not added"
-    other = slow_client.post("/api/rooms", json={"game": "tiny", "name": "Bo"})
-    assert other.status_code == 201, "the anonymous bucket is not the seat's bucket"
-    assert slow_client.get(f"/api/rooms/{room_id}/state").status_code == 200, "reads are never limited"
+    answer = slow_client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(token))
+    assert refused(answer)
+    assert answer.headers["retry-after"] == "1"
+    seats = slow_client.get(f"/api/rooms/{room_id}").json()["seats"]
+    assert len(seats) == 2, "the refused bot was not added"
+
+
+def test_made_up_bearer_per_request_does_not_bypass_the_limit(slow_client: TestClient) -> None:
+    codes = [
+        slow_client.post(
+            "/api/rooms", json={"game": "tiny", "name": "Ann"}, headers=auth(secrets.token_urlsafe(24))
+        ).status_code
+        for _ in range(6)
+    ]
+    assert codes == [201, 201, 201, 429, 429, 429]
+
+
+def test_made_up_bearers_on_a_room_are_counted_for_the_address(slow_client: TestClient) -> None:
+    room_id = slow_client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()["room_id"]
+    answers = [
+        slow_client.get(f"/api/rooms/{room_id}/state", headers=auth(secrets.token_urlsafe(24)))
+        for _ in range(6)
+    ]
+    assert [a.status_code for a in answers][:2] == [401, 401]
+    assert refused(answers[-1])
+
+
+def test_reads_are_limited_too(slow_client: TestClient) -> None:
+    room_id = slow_client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()["room_id"]
+    codes = [slow_client.get(f"/api/rooms/{room_id}").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    assert refused(slow_client.get(f"/r/{room_id}"))
+    assert slow_client.get("/static/css/motable.css").status_code == 200, "static files are not counted"
+    assert slow_client.get("/healthz").status_code == 200, "health checks are not counted"
+
+
+def test_a_verified_seat_has_its_own_allowance(slow_client: TestClient) -> None:
+    made = slow_client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    while slow_client.get(f"/api/rooms/{made['room_id']}").status_code != 429:
+        pass
+    mine = slow_client.get(f"/api/rooms/{made['room_id']}/state", headers=auth(made["token"]))
+    assert mine.status_code == 200, "the address is out of requests, the seat is not"
+
+
+def test_socket_connects_are_limited(slow_client: TestClient) -> None:
+    room_id = slow_client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()["room_id"]
+    for _ in range(2):
+        with slow_client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+            assert ws.receive_json()["type"] == "snapshot"
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        slow_client.websocket_connect(f"/ws/rooms/{room_id}") as ws,
+    ):
+        ws.receive_json()
+    assert closed.value.code == 1013
 
 
 def test_flooding_a_socket_answers_rate_limited(slow_client: TestClient) -> None:
@@ -58,10 +121,79 @@ def test_flooding_a_socket_answers_rate_limited(slow_client: TestClient) -> None
     with slow_client.websocket_connect(f"/ws/rooms/{room['room_id']}?token={room['token']}") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         codes = []
-        for n in range(4):
+        for n in range(5):
             ws.send_json({"type": "action", "id": str(n), "action": {"type": "noop"}})
             reply = ws.receive_json()
             while reply["type"] == "room":  # connection status pushes may come in between
                 reply = ws.receive_json()
             codes.append(reply["error"]["code"])
-        assert codes == ["not_started", "not_started", "rate_limited", "rate_limited"]
+        assert codes == ["not_started"] * 3 + ["rate_limited"] * 2
+
+
+def test_redis_unreachable_falls_back_to_this_process() -> None:
+    async def run() -> list[bool]:
+        buckets = SharedBuckets("redis://127.0.0.1:1/0", per_second=0.01, burst=2, prefix="t")
+        try:
+            return [await buckets.allow("k") for _ in range(3)]
+        finally:
+            await buckets.close()
+
+    assert asyncio.run(run()) == [True, True, False]
+
+
+# -- real processes -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def limited_env(sqlite_url: str) -> dict[str, str]:
+    return {"DATABASE_URL": sqlite_url, "MOTABLE_RATE_PER_SECOND": "0.01", "MOTABLE_RATE_BURST": "4"}
+
+
+def _serve(tmp_path: Path, env: dict[str, str], name: str) -> ServeProcess:
+    return ServeProcess(env, tmp_path / f"{name}.log").start()
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_two_processes_share_one_allowance_through_redis(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    env = {
+        "DATABASE_URL": postgres_url,
+        "REDIS_URL": redis_url,
+        "MOTABLE_REDIS_PREFIX": f"test-{uuid.uuid4().hex}",
+        "MOTABLE_RATE_PER_SECOND": "0.01",
+        "MOTABLE_RATE_BURST": "4",
+    }
+    a = _serve(tmp_path, env, "a")
+    b = _serve(tmp_path, env, "b")
+    try:
+        codes = [httpx.get(f"{server.base_url}/api/rooms/abcdefghijkl").status_code for server in (a, b) * 4]
+        assert codes == [404] * 4 + [429] * 4, "4 requests in all, not 4 per process"
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_trusted_proxy_gives_each_client_its_own_allowance(
+    tmp_path: Path, limited_env: dict[str, str]
+) -> None:
+    server = _serve(tmp_path, {**limited_env, "MOTABLE_TRUSTED_PROXIES": "127.0.0.1"}, "trusted")
+    try:
+        url = f"{server.base_url}/api/rooms/abcdefghijkl"
+        first = [httpx.get(url, headers={"X-Forwarded-For": "198.51.100.7"}).status_code for _ in range(5)]
+        assert first == [404] * 4 + [429]
+        other = httpx.get(url, headers={"X-Forwarded-For": "198.51.100.8"})
+        assert other.status_code == 404, "another client behind the proxy is not locked out"
+    finally:
+        server.stop()
+
+
+def test_untrusted_forwarded_for_is_ignored(tmp_path: Path, limited_env: dict[str, str]) -> None:
+    server = _serve(tmp_path, {**limited_env, "MOTABLE_TRUSTED_PROXIES": "192.0.2.1"}, "untrusted")
+    try:
+        url = f"{server.base_url}/api/rooms/abcdefghijkl"
+        codes = [httpx.get(url, headers={"X-Forwarded-For": f"198.51.100.{n}"}).status_code for n in range(6)]
+        assert codes == [404] * 4 + [429] * 2, "a client cannot name itself someone else"
+    finally:
+        server.stop()

@@ -1,0 +1,48 @@
+"""JSON from clients, decoded with bounds: every problem is a ValueError saying what is wrong.
+
+Python's decoder raises RecursionError on deep nesting (1,000 nested arrays in 2 KB), ValueError on
+integers over 4,300 digits and UnicodeDecodeError on bad bytes; and PostgreSQL refuses a NUL in any
+text or JSONB value. None of those may reach a handler as anything but a refused request."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# Far deeper than any request or action of any game.
+MAX_DEPTH = 32
+
+
+def loads(raw: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
+    """Decode one JSON document; ValueError when it is not valid, too deep or holds a NUL character."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("the body is not valid UTF-8") from None
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise ValueError(f"JSON may be nested at most {max_depth} deep") from None
+    except ValueError as error:  # JSONDecodeError, and integers over Python's digit limit
+        raise ValueError(f"not valid JSON: {error}") from None
+    check(value, max_depth)
+    return value
+
+
+def check(value: Any, max_depth: int = MAX_DEPTH) -> None:
+    """Walk a decoded value without recursion: depth, and no NUL in any string or key."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ValueError("text may not contain the NUL character")
+        elif isinstance(item, dict | list):
+            if depth > max_depth:
+                raise ValueError(f"JSON may be nested at most {max_depth} deep")
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item)
+                stack.extend((child, depth + 1) for child in item.values())
+            else:
+                stack.extend((child, depth + 1) for child in item)

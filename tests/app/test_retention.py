@@ -1,0 +1,205 @@
+"""Data that expires: waiting rooms no one joined, finished matches after their retention, abandoned
+matches; archived snapshots; `motable prune`; the in-process schedule. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import func, select, update
+from starlette.testclient import TestClient
+
+from app.cli import main
+from app.config import Settings
+from app.db import Database, upgrade
+from app.models import ActionRow, Match, Room, Seat, Snapshot, utcnow
+from app.retention import prune
+from tests.servers import ServeProcess
+
+from .conftest import auth
+from .test_api import started_room
+from .test_cli import finished_match
+
+DAY = timedelta(days=1)
+
+
+def age(db: Database, room_id: str, by: timedelta) -> None:
+    """Make a room look `by` older: when it was made, joined, started, moved and finished."""
+    with db.transaction() as session:
+        room = session.get(Room, room_id)
+        assert room is not None
+        session.execute(update(Room).where(Room.id == room_id).values(created_at=room.created_at - by))
+        for seat in session.scalars(select(Seat).where(Seat.room_id == room_id)):
+            seat.created_at = seat.created_at - by
+        match = session.scalars(select(Match).where(Match.room_id == room_id)).one_or_none()
+        if match is not None:
+            match.started_at = match.started_at - by
+            if match.finished_at is not None:
+                match.finished_at = match.finished_at - by
+            for row in session.scalars(select(ActionRow).where(ActionRow.match_id == match.id)):
+                row.created_at = row.created_at - by
+
+
+def rooms(db: Database) -> set[str]:
+    with db.transaction() as session:
+        return set(session.scalars(select(Room.id)))
+
+
+def counts(db: Database) -> dict[str, int]:
+    with db.transaction() as session:
+        return {
+            model.__tablename__: session.scalar(select(func.count()).select_from(model)) or 0
+            for model in (Room, Seat, Match, ActionRow, Snapshot)
+        }
+
+
+@pytest.fixture
+def db(client: TestClient) -> Database:
+    database: Database = client.app.state.runtime.db  # type: ignore[attr-defined]
+    return database
+
+
+def test_waiting_rooms_no_one_joined_expire(client: TestClient, db: Database) -> None:
+    lonely = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    with_bot = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    client.post(f"/api/rooms/{with_bot['room_id']}/bots", json={}, headers=auth(with_bot["token"]))
+    joined = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    client.post(f"/api/rooms/{joined['room_id']}/join", json={"name": "Bo"})
+    fresh = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    for room in (lonely, with_bot, joined):
+        age(db, room["room_id"], 2 * DAY)
+    settings = Settings(database_url=db.url)
+
+    done = prune(db, settings)
+    assert done.waiting_rooms == 2
+    assert rooms(db) == {joined["room_id"], fresh["room_id"]}
+    assert client.get(f"/api/rooms/{lonely['room_id']}").status_code == 404
+
+    age(db, joined["room_id"], 6 * DAY)  # 8 days since Bo sat down: an idle waiting room
+    assert prune(db, settings).idle_rooms == 1
+    assert rooms(db) == {fresh["room_id"]}
+    with db.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(Seat)) == 1, "seats went with their rooms"
+
+
+def test_finished_matches_are_kept_for_their_retention_then_deleted(client: TestClient, db: Database) -> None:
+    room_id = finished_match(client)
+    playing, _tokens = started_room(client)
+    settings = Settings(database_url=db.url, finished_match_hours=24 * 30)
+    assert prune(db, settings).finished_matches == 0
+    assert client.get(f"/api/rooms/{room_id}/log").json()["seed"] is not None, "still there for replays"
+
+    age(db, room_id, 31 * DAY)
+    assert prune(db, settings, dry_run=True).finished_matches == 1
+    assert room_id in rooms(db), "a dry run changes nothing"
+    assert prune(db, settings).finished_matches == 1
+    assert rooms(db) == {playing}
+    left = counts(db)
+    assert left["matches"] == 1
+    with db.transaction() as session:
+        match_ids = set(session.scalars(select(ActionRow.match_id)))
+        assert match_ids <= set(session.scalars(select(Match.id))), "no orphan actions"
+
+
+def test_abandoned_matches_are_archived_then_deleted(client: TestClient, db: Database) -> None:
+    room_id, tokens = started_room(client, rounds=2)
+    # Play a round so the match has two snapshots (the deal, and the round's end).
+    while client.get(f"/api/rooms/{room_id}").json()["scorepad"]["rounds"] == []:
+        state = client.get(f"/api/rooms/{room_id}/state").json()
+        seat = state["to_act"][0]
+        mine = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[seat])).json()
+        client.post(
+            f"/api/rooms/{room_id}/actions",
+            headers=auth(tokens[seat]),
+            json={"action": mine["legal_actions"][0]},
+        )
+    before = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[0])).json()
+    assert counts(db)["snapshots"] >= 2
+    settings = Settings(database_url=db.url)
+    assert prune(db, settings).archived_snapshots == 0, "a match in play keeps its snapshots"
+
+    age(db, room_id, 8 * DAY)
+    done = prune(db, settings)
+    assert done.archived_snapshots >= 1 and done.abandoned_matches == 0
+    assert counts(db)["snapshots"] == 1
+    client.app.state.runtime.services.cache = type(client.app.state.runtime.services.cache)()  # type: ignore[attr-defined]
+    after = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[0])).json()
+    assert after == before, "an archived match resumes exactly where it was"
+
+    age(db, room_id, 83 * DAY)
+    assert prune(db, settings).abandoned_matches == 1
+    assert room_id not in rooms(db)
+
+
+def test_finished_matches_are_archived_and_still_verify(
+    sqlite_url: str, tiny: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    upgrade(sqlite_url)
+    with TestClient(create_test_app(sqlite_url)) as client:
+        room_id = finished_match(client)
+        db: Database = client.app.state.runtime.db  # type: ignore[attr-defined]
+        assert prune(db, Settings(database_url=sqlite_url)).archived_snapshots >= 1
+    monkeypatch.setenv("DATABASE_URL", sqlite_url)
+    capsys.readouterr()
+    assert main(["verify", room_id]) == 0, capsys.readouterr().out
+
+
+def create_test_app(url: str) -> object:
+    from app.main import create_app
+
+    return create_app(Settings(database_url=url, bot_delay=0))
+
+
+def test_prune_command(
+    sqlite_url: str, tiny: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    upgrade(sqlite_url)
+    with TestClient(create_test_app(sqlite_url)) as client:  # type: ignore[arg-type]
+        made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+        age(client.app.state.runtime.db, made["room_id"], 2 * DAY)  # type: ignore[attr-defined]
+    monkeypatch.setenv("DATABASE_URL", sqlite_url)
+    capsys.readouterr()
+    assert main(["prune", "--dry-run"]) == 0
+    assert "waiting rooms: 1" in capsys.readouterr().out
+    assert main(["prune"]) == 0
+    assert "waiting rooms: 1" in capsys.readouterr().out
+    assert main(["prune"]) == 0
+    assert "waiting rooms: 0" in capsys.readouterr().out
+
+
+def test_a_server_prunes_on_its_own_schedule(tmp_path: Path, sqlite_url: str) -> None:
+    server = ServeProcess(
+        {"DATABASE_URL": sqlite_url, "MOTABLE_PRUNE_EVERY_HOURS": "0.0005"}, tmp_path / "serve.log"
+    ).start()
+    try:
+        made = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+        db = Database(sqlite_url)
+        try:
+            age(db, made["room_id"], 2 * DAY)
+        finally:
+            db.dispose()
+        deadline = time.monotonic() + 20
+        while httpx.get(f"{server.base_url}/api/rooms/{made['room_id']}").status_code != 404:
+            assert time.monotonic() < deadline, "the schedule never pruned the expired room"
+            time.sleep(0.5)
+    finally:
+        server.stop()
+
+
+def test_zero_hours_keep_for_ever(client: TestClient, db: Database) -> None:
+    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    age(db, made["room_id"], 3650 * DAY)
+    keep = Settings(
+        database_url=db.url,
+        waiting_room_hours=0,
+        idle_room_hours=0,
+        finished_match_hours=0,
+        abandoned_match_hours=0,
+        archive_after_hours=0,
+    )
+    assert prune(db, keep).waiting_rooms == 0
+    assert made["room_id"] in rooms(db)
+    assert utcnow()  # the clock the policy measures against

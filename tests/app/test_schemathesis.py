@@ -1,0 +1,98 @@
+"""Schemathesis against a real `motable serve` (SQLite and PostgreSQL): 0 server errors, 0 answers
+outside CONTRACT.md (the `contract_answer` check in schemathesis_hooks.py).
+
+Bounded for a 2-core machine: a fixed seed, a few examples per operation and a time budget."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.servers import ROOT, ServeProcess
+
+pytestmark = pytest.mark.slow
+
+
+def make_rooms(server: ServeProcess) -> list[dict[str, object]]:
+    """A waiting room and a Mojo match in play, for the generated cases to aim at."""
+    made = []
+    for start in (False, True):
+        host = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+        tokens = [host["token"]]
+        if start:
+            bo = httpx.post(f"{server.base_url}/api/rooms/{host['room_id']}/join", json={"name": "Bo"}).json()
+            tokens.append(bo["token"])
+            started = httpx.post(
+                f"{server.base_url}/api/rooms/{host['room_id']}/start",
+                headers={"Authorization": f"Bearer {host['token']}"},
+            )
+            assert started.status_code == 200
+        made.append({"room_id": host["room_id"], "tokens": tokens})
+    return made
+
+
+def run_schemathesis(server: ServeProcess, report: Path) -> subprocess.CompletedProcess[str]:
+    st = shutil.which("st", path=str(Path(sys.executable).parent)) or "st"
+    return subprocess.run(
+        [
+            st,
+            "run",
+            f"{server.base_url}/openapi.json",
+            "--checks",
+            "not_a_server_error,contract_answer",
+            "--max-examples",
+            os.environ.get("MOTABLE_SCHEMATHESIS_EXAMPLES", "30"),
+            "--seed",
+            "14",
+            "--workers",
+            "1",
+            "--max-time",
+            os.environ.get("MOTABLE_SCHEMATHESIS_SECONDS", "80"),
+            "--generation-allow-x00",
+            "true",
+            "--request-timeout",
+            "20",
+            "--no-color",
+            "--report",
+            "junit",
+            "--report-junit-path",
+            str(report),
+        ],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "SCHEMATHESIS_HOOKS": "tests.app.schemathesis_hooks",
+            "PYTHONPATH": str(ROOT),
+            "MOTABLE_ST_ROOMS": json.dumps(make_rooms(server)),
+        },
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_schemathesis_finds_no_server_error_or_non_contract_answer(database_url: str, tmp_path: Path) -> None:
+    server = ServeProcess(
+        {
+            "DATABASE_URL": database_url,
+            # Thousands of requests from one address: the limits are tested elsewhere.
+            "MOTABLE_RATE_PER_SECOND": "0",
+        },
+        tmp_path / "serve.log",
+    ).start()
+    try:
+        done = run_schemathesis(server, tmp_path / "junit.xml")
+    finally:
+        server.stop()
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-6000:]
+    log = (tmp_path / "serve.log").read_text()
+    assert "Traceback" not in log, log[-4000:]
