@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -89,8 +90,11 @@ class _Lru:
 
 
 class Services:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, test_seeds: list[int] | None = None) -> None:
         self.db = db
+        # Test only (Settings.test_seeds): the seeds matches are dealt from, in turn.
+        self._test_seeds = itertools.cycle(test_seeds) if test_seeds else None
+        self._test_seeds_lock = threading.Lock()
         self.cache = StateCache()
         # (room id, token hash) -> seat. A seat's token never changes once issued, so a hit is always
         # right; a miss (or an unknown token) is looked up in the database and never remembered.
@@ -113,8 +117,14 @@ class Services:
 
     def start(self, room_id: str, token: str | None, starter: int | Literal["random"] | None = None) -> None:
         with self.db.transaction() as session:
-            match_id, state = rooms.start_room(session, room_id, token, starter)
+            match_id, state = rooms.start_room(session, room_id, token, starter, self._next_test_seed())
         self.cache.put(match_id, 1, state)
+
+    def _next_test_seed(self) -> int | None:
+        if self._test_seeds is None:
+            return None
+        with self._test_seeds_lock:
+            return next(self._test_seeds)
 
     def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
         with self.db.transaction() as session:
