@@ -54,31 +54,33 @@ def deck_prefix_fits(seed: int) -> bool:
 
 
 @pytest.fixture
-def seeded_server(tmp_path: Path) -> Iterator[ServeProcess]:
-    live = ServeProcess(
-        {
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'motable.db'}",
-            # People choose their difficulty well within a patient bot's 8 x 0.25 s.
-            "MOTABLE_BOT_DELAY": "0.25",
-            "MOTABLE_TEST_SEEDS": str(SEED),
-        },
-        tmp_path / "server.log",
-    )
-    live.start()
-    yield live
-    live.stop()
+def serve_seeded(tmp_path: Path) -> Iterator[Callable[[int], ServeProcess]]:
+    """Starts a server that deals its matches from the given seed (test only)."""
+    started: list[ServeProcess] = []
+
+    def start(seed: int) -> ServeProcess:
+        folder = tmp_path / f"server-{len(started)}"
+        folder.mkdir()
+        live = ServeProcess(
+            {
+                "DATABASE_URL": f"sqlite:///{folder / 'motable.db'}",
+                # People choose their difficulty well within a patient bot's 8 x 0.25 s.
+                "MOTABLE_BOT_DELAY": "0.25",
+                "MOTABLE_TEST_SEEDS": str(seed),
+            },
+            folder / "server.log",
+        )
+        started.append(live.start())
+        return live
+
+    yield start
+    for live in started:
+        live.stop()
 
 
-def key(action: dict[str, object]) -> str:
-    return f"#table button[data-key='{json.dumps(action, separators=(',', ':'))}']"
-
-
-def test_a_duel_refused_with_the_bots_immunity_then_a_duel_played(
-    seeded_server: ServeProcess, new_player: Callable[..., Page]
-) -> None:
-    assert deck_prefix_fits(SEED), "the engine's deck changed: search a new SEED with deck_prefix_fits"
-    ann, bo = new_player(1280, 900), new_player(375, 800)
-    ann.goto(seeded_server.base_url + "/")
+def start_match(server: ServeProcess, ann: Page, bo: Page, first: int) -> None:
+    """Ann hosts a short-belts room, Bo joins, a rival bot sits in seat 2; `first` starts."""
+    ann.goto(server.base_url + "/")
     ann.fill("#player-name", "Ann")
     ann.check('input[name="game"][value="mokuru"]')
     ann.select_option("#opt-belts", "short")
@@ -90,10 +92,22 @@ def test_a_duel_refused_with_the_bots_immunity_then_a_duel_played(
     expect(ann.locator("#seat-list")).to_contain_text("Bo")
     ann.click("#bot-button")
     expect(ann.locator("#seat-list .presence.is-bot")).to_have_count(1)
-    ann.select_option("#starter-choice", str(BOT))
+    ann.select_option("#starter-choice", str(first))
     ann.click("#start-button")
     ann.locator(key({"type": "difficulty", "level": "normal"})).click()
     bo.locator(key({"type": "difficulty", "level": "easy"})).click()
+
+
+def key(action: dict[str, object]) -> str:
+    return f"#table button[data-key='{json.dumps(action, separators=(',', ':'))}']"
+
+
+def test_a_duel_played_then_the_bots_immunity_out_of_turn(
+    serve_seeded: Callable[[int], ServeProcess], new_player: Callable[..., Page]
+) -> None:
+    assert deck_prefix_fits(SEED), "the engine's deck changed: search a new SEED with deck_prefix_fits"
+    ann, bo = new_player(1280, 900), new_player(375, 800)
+    start_match(serve_seeded(SEED), ann, bo, first=BOT)
 
     # The bot starts: it keeps Immunity and performs a Basic trick; people witness its successes.
     deadline = time.monotonic() + 60
@@ -113,9 +127,10 @@ def test_a_duel_refused_with_the_bots_immunity_then_a_duel_played(
     ann.locator(draw).click()
     for page in (ann, bo):
         expect(page.locator("#table .mk-card .mk-chip", has_text="Duel")).to_be_visible()
-        expect(page.locator("#table .mk-performers li")).to_have_count(2)
-    expect(ann.locator("#table .mk-performers")).to_contain_text("Bo")
-    expect(bo.locator("#table .mk-performers")).to_contain_text("Ann")
+        expect(page.locator("#table .mk-versus .mk-side")).to_have_count(2)
+        expect(page.locator("#table .mk-versus .mk-side.is-current .mk-dot.is-left")).to_have_count(3)
+    expect(ann.locator("#table .mk-versus")).to_have_attribute("aria-label", "Duel: You against Bo")
+    expect(bo.locator("#table .mk-versus")).to_have_attribute("aria-label", "Duel: Ann against You")
     shoot(bo, "mokuru-duel")
     shoot(ann, "mokuru-duel")
     ann.locator(key({"type": "report", "outcome": "landed"})).click()
@@ -133,3 +148,42 @@ def test_a_duel_refused_with_the_bots_immunity_then_a_duel_played(
     )
     expect(bot_seat.locator(".mk-chip")).to_have_count(0)
     shoot(ann, "mokuru-immunity")
+
+
+DARK_SEED = 189  # Ann (seat 0) starts and draws Darkness first
+
+
+def test_darkness_chooser_and_a_marathon_line_up_that_shrinks(
+    serve_seeded: Callable[[int], ServeProcess], new_player: Callable[..., Page]
+) -> None:
+    engine = MokuruEngine()
+    state = engine.setup(3, DARK_SEED, engine.spec.parse_options({"belts": "short", "first_seat": 0}))
+    assert CARDS[state.deck[0]].action == "darkness", (
+        "the deck changed: find a seed whose first card is Darkness"
+    )
+    marathon = next(c.id for c in CARDS if c.is_marathon)
+    assert marathon in state.deck
+    ann, bo = new_player(1280, 900), new_player(375, 800)
+    start_match(serve_seeded(DARK_SEED), ann, bo, first=0)
+
+    # Ann is possessed: only she sees the deck's tricks, grouped by category.
+    ann.locator(key({"type": "draw"})).click()
+    chooser = ann.locator("#table .mk-darkness-chooser")
+    expect(chooser).to_be_visible()
+    expect(chooser.locator("h3", has_text="Challenge")).to_be_visible()
+    expect(bo.locator("#table .mk-darkness-chooser")).to_have_count(0)
+    expect(bo.locator("#table button[data-action=impose]")).to_have_count(0)
+    shoot(ann, "mokuru-darkness")
+    ann.locator(key({"type": "impose", "card": marathon})).click()
+    expect(bo.locator("#table .mk-seat[data-seat='1']")).to_contain_text("Darkness trick next")
+
+    # Bo's turn: the Marathon, everyone in a line from Bo; Bo misses and drops out.
+    bo.locator(key({"type": "draw"})).click()
+    line = ann.locator("#table .mk-lineup li")
+    expect(line).to_have_count(3)
+    expect(ann.locator("#table .mk-lineup-count")).to_have_text("3 of 3 still in")
+    bo.locator(key({"type": "report", "outcome": "missed"})).click()
+    expect(ann.locator("#table .mk-lineup li.is-out")).to_have_text("Bo out")
+    expect(ann.locator("#table .mk-lineup-count")).to_have_text("2 of 3 still in")
+    shoot(ann, "mokuru-marathon")
+    shoot(bo, "mokuru-marathon")

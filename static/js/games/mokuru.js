@@ -109,6 +109,29 @@ export function deviceLine(view, seat, seatName) {
   return { who, what: "Your turn: draw" };
 }
 
+/** The Marathon line-up in turn order from the drawer: everyone, each marked in, out or current;
+ * the line shrinks as players drop out. */
+export function lineup(trick, players) {
+  const seats = Array.from({ length: players }, (_, k) => (trick.performer + k) % players);
+  const current = trick.players[trick.at];
+  return seats.map((seat) => ({ seat, out: !trick.players.includes(seat), current: seat === current }));
+}
+
+/** The two sides of a Duel or Battle, from the trick and (for a Battle, whose racers drop out of
+ * `players`) the event that named the opponent. Each side: seat, tries left (Duel) and whether out. */
+export function contestSides(view) {
+  const trick = view.trick;
+  let seats = trick.players.slice(0, 2);
+  if (trick.mode === "battle" && view.phase !== "target") {
+    const named = [...(view.events || [])].reverse().find((e) => e.type === "target" && e.action === "battle" && e.seat === trick.performer);
+    if (named) seats = [named.seat, named.target];
+  }
+  return seats.map((seat) => {
+    const at = trick.players.indexOf(seat);
+    return { seat, tries: at >= 0 ? trick.tries[at] : 0, out: at < 0, current: view.phase !== "battle" && at === trick.at };
+  });
+}
+
 export function mount(root, ctx) {
   const els = {
     status: h("p", { class: "table-status mk-status", id: "turn-status" }),
@@ -298,7 +321,36 @@ export function mount(root, ctx) {
     if (trick.mode === "duel" || trick.mode === "doom") markers.push(h("span", { class: "mk-chip" }, trick.mode === "duel" ? "Duel" : "The Doom"));
     let performers;
     if (trick.mode === "marathon") {
-      performers = h("ol", { class: "mk-lineup", "aria-label": "Marathon line-up" }, trick.players.map((seat, i) => h("li", { class: i === trick.at ? "is-current" : "" }, name(seat))));
+      const line = lineup(trick, view.players);
+      performers = h(
+        "div",
+        { class: "mk-marathon" },
+        h("p", { class: "mk-lineup-count" }, `${trick.players.length} of ${line.length} still in`),
+        h(
+          "ol",
+          { class: "mk-lineup", "aria-label": "Marathon line-up" },
+          line.map((p) => h("li", { class: `${p.current ? "is-current" : ""}${p.out ? " is-out" : ""}`, "data-seat": p.seat }, name(p.seat), p.out ? h("span", { class: "mk-out" }, " out") : null)),
+        ),
+      );
+    } else if (trick.mode === "duel" || trick.mode === "battle") {
+      const sides = contestSides(view);
+      const side = (p) =>
+        h(
+          "div",
+          { class: `mk-side${p.current ? " is-current" : ""}${p.out ? " is-out" : ""}`, "data-seat": p.seat },
+          kit.avatar(p.seat),
+          h("strong", { class: "mk-side-name" }, name(p.seat)),
+          trick.mode === "duel"
+            ? tryDots(view.seats[p.seat].tries_per_trick, p.tries)
+            : h("span", { class: "mk-side-state" }, p.out ? "out" : view.phase === "battle" ? "racing" : ""),
+        );
+      performers = h(
+        "div",
+        { class: "mk-versus mk-performers", "aria-label": `${trick.mode === "duel" ? "Duel" : "Battle"}: ${sides.map((p) => name(p.seat)).join(" against ")}` },
+        side(sides[0]),
+        h("span", { class: "mk-vs", "aria-hidden": "true" }, "vs"),
+        sides[1] ? side(sides[1]) : h("div", { class: "mk-side is-open" }, h("strong", { class: "mk-side-name" }, "?"), h("span", { class: "mk-side-state" }, "to be chosen")),
+      );
     } else {
       performers = h(
         "ul",
@@ -324,6 +376,26 @@ export function mount(root, ctx) {
         h("p", { class: "mk-description" }, card.description),
         performers,
       ),
+    );
+  }
+
+  /** The possessed player's chooser: the deck's tricks by category, hardest categories last. */
+  function darknessChooser(view, actions) {
+    const deck = new Map((view.darkness_deck || []).map((c) => [c.id, c]));
+    const groups = new Map();
+    for (const action of actions) {
+      const category = deck.get(action.card)?.category || "Other";
+      if (!groups.has(category)) groups.set(category, []);
+      groups.get(category).push(action);
+    }
+    const order = ["Basic", "Advanced", "Battle", "Challenge", "Other"];
+    return h(
+      "div",
+      { class: "mk-darkness-chooser" },
+      h("p", { class: "mk-dark" }, "Pick the trick every other player must perform on their next turn."),
+      order
+        .filter((c) => groups.has(c))
+        .map((c) => h("section", { class: "mk-dark-group" }, h("h3", {}, `${c} (${groups.get(c).length})`), h("div", { class: "mk-dark-moves" }, groups.get(c).map((a) => moveButton(view, a))))),
     );
   }
 
@@ -355,7 +427,8 @@ export function mount(root, ctx) {
       const anchor = device ? els.device : els.trick;
       if (anchor.nextSibling !== els.moves) anchor.after(els.moves);
       const big = device || ["perform", "battle", "spent", "confirm", "draw"].includes(view.phase);
-      fill(els.moves, waited.map((a) => moveButton(view, a, big)));
+      if (view.phase === "darkness" && mine) fill(els.moves, darknessChooser(view, waited));
+      else fill(els.moves, waited.map((a) => moveButton(view, a, big)));
       els.moves.hidden = !waited.length;
       fill(els.extra, optional.length ? [h("p", { class: "small" }, "You may act now, out of turn:"), optional.map((a) => moveButton(view, a))] : []);
       els.extra.hidden = !optional.length;
