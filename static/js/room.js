@@ -27,7 +27,7 @@ const page = {
   moveErrorTimer: null,
   // Around one device: a connection per local seat (page.seat / page.connection are the active
   // one's), whether the renderer's table hides nothing, and the pass-the-device cover.
-  device: { conns: new Map(), openTable: false, covered: false },
+  device: { conns: new Map(), openTable: false, covered: false, passTo: null, ready: false },
 };
 
 // ---------------------------------------------------------------------------
@@ -263,6 +263,16 @@ function onSeatState(seat, state, previous) {
       switchSeat(held.find((h) => h.seat === due), dueState);
       return;
     }
+    if (due !== active && mustPass(active, due, page.device.openTable)) {
+      // The next local player is due, but their own state has not arrived yet: hide this
+      // player's table already.
+      cover(held.find((h) => h.seat === due));
+      return;
+    }
+    if (due === active && page.device.covered && page.device.passTo?.seat !== active) {
+      // The device was on its way to another player, but the game came back to this one.
+      cover(held.find((h) => h.seat === active));
+    }
   }
   if (seat === active) onState(state, previous);
 }
@@ -272,43 +282,62 @@ function switchSeat(next, state) {
   page.seat = { ...seats.get(roomId), seat: next.seat, token: next.token, name: next.name };
   page.connection = page.device.conns.get(next.seat);
   page.myTurn = false;
-  if (mustPass(from, next.seat, page.device.openTable)) {
-    // Take the last player's table out of the page before anyone else can look at it.
-    page.device.covered = true;
-    unmountTable();
-    $("table").replaceChildren();
+  if (mustPass(from, next.seat, page.device.openTable)) cover(next);
+  if (page.device.covered && page.device.ready && page.device.passTo?.seat === next.seat) {
+    page.device.ready = false;
+    page.device.covered = false;
+    $("pass-screen").dataset.seat = "";
   }
   onState(state, null);
   showConnection(page.connection.status);
 }
 
+/** Take the table out of the page before anyone else can look at it, until `next` taps. */
+function cover(next) {
+  if (page.device.covered && page.device.passTo?.seat === next.seat) return;
+  page.device.covered = true;
+  page.device.passTo = next;
+  page.device.ready = false;
+  unmountTable();
+  $("table").replaceChildren();
+  render();
+}
+
 /** The pass-the-device screen: shown instead of the table until the next local player taps. */
 function renderPassScreen() {
-  let cover = $("pass-screen");
-  if (!cover) {
-    cover = h("section", { id: "pass-screen", class: "panel pass-screen", hidden: true, "aria-live": "assertive" });
-    $("table").before(cover);
+  let screen = $("pass-screen");
+  if (!screen) {
+    screen = h("section", { id: "pass-screen", class: "panel pass-screen", hidden: true, "aria-live": "assertive" });
+    $("table").before(screen);
   }
-  const covered = page.device.covered && Boolean(page.seat);
-  cover.hidden = !covered;
+  const next = page.device.passTo;
+  const covered = page.device.covered && Boolean(next);
+  screen.hidden = !covered;
   $("table").hidden = covered;
   if (!covered) return false;
-  const name = page.seat.name;
-  if (cover.dataset.seat !== String(page.seat.seat)) {
-    cover.dataset.seat = String(page.seat.seat);
+  const name = next.name;
+  if (screen.dataset.seat !== String(next.seat)) {
+    screen.dataset.seat = String(next.seat);
     fill(
-      cover,
+      screen,
       h("h2", { tabindex: "-1" }, `Pass the device to ${name}`),
       h("p", {}, `It is ${name}'s turn. Everyone else's cards are hidden; ${name}, tap when only you can see the screen.`),
       h("button", { class: "button button-primary pass-ready", type: "button", onclick: reveal }, `I'm ${name}: show my table`),
     );
-    cover.querySelector("h2").focus();
+    screen.querySelector("h2").focus();
     announce(`Pass the device to ${name}.`);
   }
   return true;
 }
 
 function reveal() {
+  // Not before the next player's own table is here (their state arrives on their connection):
+  // until then the tap is remembered, and switchSeat reveals.
+  if (page.seat?.seat !== page.device.passTo?.seat) {
+    page.device.ready = true;
+    return;
+  }
+  page.device.ready = false;
   page.device.covered = false;
   $("pass-screen").dataset.seat = "";
   render();
