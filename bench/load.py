@@ -153,6 +153,8 @@ def start_motable(args: argparse.Namespace, database_url: str, logs: Path) -> li
         "MOTABLE_BOT_DELAY": str(args.bot_delay),
         # The bench is one client address opening many sockets: limits would measure the limiter.
         "MOTABLE_RATE_PER_SECOND": "0",
+        # Every socket of the run, plus room for the HTTP connections that set the rooms up.
+        "MOTABLE_MAX_CONNECTIONS": str(max(4000, args.rooms * SEATS + 1000)),
     }
     env.pop("REDIS_URL", None)
     if args.redis_url:

@@ -10,7 +10,7 @@ from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
-from app.models import ActionRow, Match, ScoreRow, Snapshot, utcnow
+from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
 from app.services.cache import StateCache
 from engines.core import EngineError, ReplayError, Scorepad, get_engine, replay_states
 from engines.core import seed_commitment as seed_commitment  # rooms.py imports it from here
@@ -95,6 +95,9 @@ def apply_action(
     `pending`: states this transaction has reached but not committed yet, by match id."""
     match = current_match(session, room_id, lock=True)
     if match is None:
+        # A room deleted since its seat was remembered (retention) is gone, not waiting.
+        if session.get(Room, room_id) is None:
+            raise AppError("not_found", f"no room {room_id!r}")
         raise AppError("not_started", "the match has not started yet")
     if expected_version is not None and expected_version != match.version:
         raise AppError("stale_version", f"the match is at version {match.version}, not {expected_version}")

@@ -91,7 +91,7 @@ def test_reads_are_limited_too(slow_client: TestClient) -> None:
     codes = [slow_client.get(f"/api/rooms/{room_id}").status_code for _ in range(3)]
     assert codes == [200, 200, 429]
     assert refused(slow_client.get(f"/r/{room_id}"))
-    assert slow_client.get("/static/css/motable.css").status_code == 200, "static files are not counted"
+    assert slow_client.get("/static/css/base.css").status_code == 200, "static files are not counted"
     assert slow_client.get("/healthz").status_code == 200, "health checks are not counted"
 
 
