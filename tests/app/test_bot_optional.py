@@ -127,20 +127,20 @@ def test_a_bot_lets_a_person_waited_for_at_the_same_time_answer_first(
     bells: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(bells_game.BellBot, "optional", lambda self, state, seat: None)
-    room_id, host = start_with_a_bot(bells)
     runner = bells.app.state.runtime.bots  # type: ignore[attr-defined]
-    monkeypatch.setattr(runner, "_delay", 0.1)  # a patient bot waits 8 x 0.1 s
+    monkeypatch.setattr(runner, "_delay", 1.0)  # a patient bot waits 8 x 1 s
+    room_id, host = start_with_a_bot(bells)
+    # The person steps, then rings while the bot (to step) waits for them: nothing optional is left.
     act(bells, room_id, host, "step")
-    wait_until(lambda: bells.get(f"/api/rooms/{room_id}/state").json()["to_act"] == [0, 1], 3)
-    # Both must vote: the bot, done with its usual 0.1 s long ago, still waits for the person.
-    time.sleep(0.35)
-    assert events(bells, room_id) == [("step", 0), ("step", 1)]
+    act(bells, room_id, host, "ring")
+    wait_until(lambda: bells.get(f"/api/rooms/{room_id}/state").json()["to_act"] == [0, 1])
+    # Both must vote: the bot, done with its usual 1 s, still waits for the person.
+    time.sleep(1.5)
+    assert events(bells, room_id) == [("step", 0), ("ring", 0), ("step", 1)]
     act(bells, room_id, host, "vote")
-    # The person's vote ends the bot's wait at once (well before the 0.8 s).
-    started = time.monotonic()
-    wait_until(lambda: ("vote", 1) in events(bells, room_id), 3)
-    assert time.monotonic() - started < 0.6
-    assert events(bells, room_id)[2:] == [("vote", 0), ("vote", 1)]
+    # The person's vote ends the bot's wait: it votes long before its 8 s are up.
+    wait_until(lambda: ("vote", 1) in events(bells, room_id), 4)
+    assert events(bells, room_id)[3:] == [("vote", 0), ("vote", 1)]
 
 
 def test_a_patient_bot_still_acts_when_the_person_does_not(
