@@ -45,3 +45,8 @@ def test_matches_are_dealt_from_the_test_seeds_in_turn(seeded: TestClient) -> No
         assert seeded.post(f"/api/rooms/{room_id}/start", headers=host).status_code == 200
         commitments.append(seeded.get(f"/api/rooms/{room_id}/log", headers=host).json()["seed_commitment"])
     assert commitments == [seed_commitment(41), seed_commitment(42), seed_commitment(41)]
+
+
+def test_a_server_with_test_seeds_on_an_open_address_refuses_to_start(database_url: str) -> None:
+    with pytest.raises(ValueError, match="loopback"):
+        create_app(Settings(database_url=database_url, test_seeds="7", bind_host="0.0.0.0"))
