@@ -65,8 +65,9 @@ class Settings(BaseSettings):
     body_timeout: float = 20.0
     # Seconds an idle keep-alive connection stays open.
     keepalive_timeout: float = 5.0
-    # Open connections (sockets included) at once; past it new requests get 503.
-    max_connections: int = 4000
+    # Open connections (sockets included) at once; past it new requests get 503. One process is
+    # meant to hold 5,000 players (issue 11), so the default leaves room above that.
+    max_connections: int = 8000
 
     # -- addresses ------------------------------------------------------------
     # The address people open, e.g. https://cards.example.org: join links and QR codes use it.
