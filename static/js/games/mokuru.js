@@ -156,7 +156,9 @@ export function mount(root, ctx) {
   let last = null;
   const kit = tableKit(root, ctx, { redraw: () => last && update(last) });
   const name = (seat) => kit.name(seat);
-  const whose = (seat) => (seat === ctx.mySeat ? "your" : `${name(seat)}'s`);
+  // Around one device the page speaks of every player by name: "you" would change hands.
+  const isMe = (seat) => seat === ctx.mySeat && !ctx.onDevice;
+  const whose = (seat) => (isMe(seat) ? "your" : `${name(seat)}'s`);
   const beltName = (view, index) => (index >= view.grandmaster ? "Grandmaster" : capital(view.belts[index]));
 
   function eventWords(view, e) {
@@ -242,7 +244,7 @@ export function mount(root, ctx) {
   }
 
   function statusText(state, view) {
-    if (view.winner !== null && view.winner !== undefined) return `${name(view.winner)} ${view.winner === ctx.mySeat ? "are" : "is"} Grandmaster!`;
+    if (view.winner !== null && view.winner !== undefined) return `${name(view.winner)} ${isMe(view.winner) ? "are" : "is"} Grandmaster!`;
     const acting = state.to_act || [];
     const mine = kit.myTurn(state);
     if (view.phase === "difficulty") return mine ? "Choose your difficulty." : `Waiting for ${listWords(acting.map(name))} to choose a difficulty…`;
@@ -434,7 +436,7 @@ export function mount(root, ctx) {
       els.extra.hidden = !optional.length;
       const over = view.winner !== null && view.winner !== undefined;
       els.celebration.hidden = !over;
-      if (over) fill(els.celebration, h("p", { class: "mk-grandmaster" }, "★ ", `${name(view.winner)} ${view.winner === ctx.mySeat ? "are" : "is"} Grandmaster!`));
+      if (over) fill(els.celebration, h("p", { class: "mk-grandmaster" }, "★ ", `${name(view.winner)} ${isMe(view.winner) ? "are" : "is"} Grandmaster!`));
       kit.renderLog(els.log, news.events.map((e) => ({ text: eventWords(view, e), seq: e.seq })));
     });
     const said = news.fresh.filter((e) => e.seat !== ctx.mySeat && e.type !== "turn").map((e) => eventWords(view, e));
