@@ -54,7 +54,9 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
     frames = FrameLog(ann)
     create_room(ann, server.base_url, "Ann", memory_aid=True)
     ann.click("#bot-button")
-    ann.wait_for_function("document.querySelectorAll('#seat-list .seat-item:not(.is-empty)').length === 2")
+    ann.wait_for_function(
+        "() => document.querySelectorAll('#seat-list .seat-item:not(.is-empty)').length === 2"
+    )
     # The host says who is the youngest on the start screen: the bot, so the bot starts.
     expect(ann.locator("#starter-question")).to_have_text("Who is the youngest?")
     ann.select_option("#starter-choice", "1")
@@ -81,7 +83,7 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
             click_and_wait(ann, "#table button[data-action=take]", keyboard=True)
             # Keyboard focus moves on to the two sides of the card just drawn.
             expect(ann.locator(".mk-choice")).to_have_count(2)
-            ann.wait_for_function("document.activeElement?.dataset.action === 'place'")
+            ann.wait_for_function("() => document.activeElement?.dataset.action === 'place'")
         elif kind == "place":
             words = ann.locator(".mk-choice-words").all_inner_texts()
             assert all(w.startswith("Keep the ") or w == "Send the Spider to Bot 1" for w in words), words
