@@ -674,7 +674,8 @@ function renderGameOver() {
     panel.hidden = true;
     return;
   }
-  const winners = result.winners.map((s) => (s === page.seat?.seat ? "You" : seatName(s)));
+  // Around one device every player is named: "You" would mean whoever held the device last.
+  const winners = result.winners.map((s) => (s === page.seat?.seat && !onDevice() ? "You" : seatName(s)));
   const youWon = page.seat && result.winners.includes(page.seat.seat);
   const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
   const rematch = page.room.rematch;
