@@ -98,6 +98,7 @@ def test_three_players_around_one_phone_play_mokuru(
     expect(phone.locator("#table .mk-celebration")).to_contain_text(
         re.compile(r"(Ann|Bo|Cy) is Grandmaster!")
     )
+    expect(phone.locator("#game-over h2")).to_have_text(re.compile(r"^(Ann|Bo|Cy) wins!$"))
     # "You" would change hands around one device: the table names every player.
     log = phone.locator("#game-log").inner_text()
     assert "You" not in log and "Your" not in log, log
