@@ -18,14 +18,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import jsonsafe
+from app import delivery, jsonsafe
 from app.config import Settings
 from app.errors import CODE_BY_STATUS, AppError, error_body
 from app.guards import RoomIdGuard, SecurityHeaders
 from app.logs import redact_tokens
 from app.ratelimit import RateLimit, make_buckets
 from app.retention import prune_on_schedule
-from app.routes import api, health, pages, ws
+from app.routes import api, health, pages, replay, ws
 from app.runtime import Runtime
 from engines.core import registry
 
@@ -211,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     }
     for exc_type, handler in handlers.items():
         app.add_exception_handler(exc_type, handler)
+    delivery.install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_headers=settings.max_headers)
     app.add_middleware(RoomIdGuard)
     app.add_middleware(RateLimit, runtime=runtime, buckets=buckets)
@@ -218,6 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     app.include_router(pages.router)
+    app.include_router(replay.router)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

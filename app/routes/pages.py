@@ -12,12 +12,16 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import TemplateNotFound
 
+from app.delivery import static_url
+from app.deps import MasterDep
+from app.errors import AppError
 from app.roomids import is_room_id
 from app.urls import join_url
 from engines.core import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
+templates.env.globals["static"] = static_url
 
 router = APIRouter()
 
@@ -68,15 +72,26 @@ def lobby(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "lobby.html", {"games": games, "games_json": games})
 
 
+def _no_room(request: Request) -> HTMLResponse:
+    what = "This room does not exist. The link may be mistyped, or the room was removed."
+    return templates.TemplateResponse(request, "not_found.html", {"what": what}, status_code=404)
+
+
 @router.get("/r/{room_id}", response_class=HTMLResponse, include_in_schema=False)
-def room(request: Request, room_id: str) -> HTMLResponse:
+async def room(request: Request, room_id: str, master: MasterDep) -> HTMLResponse:
     if not is_room_id(room_id):  # before any work: no QR code is drawn for a made-up id
-        return templates.TemplateResponse(
-            request, "not_found.html", {"what": "There is no room at this address."}, status_code=404
-        )
+        return _no_room(request)
+    try:
+        body = await master.room(room_id)
+    except AppError as error:
+        if error.code == "not_found":
+            return _no_room(request)
+        raise
     settings = request.app.state.runtime.settings
     share_url = join_url(request, room_id)
-    titles = {g["id"]: g["title"] for g in lobby_games()}
+    games = lobby_games()
+    titles = {g["id"]: g["title"] for g in games}
+    has_rules = any(g["id"] == body["game"] and g["has_rules"] for g in games)
     return templates.TemplateResponse(
         request,
         "room.html",
@@ -85,6 +100,7 @@ def room(request: Request, room_id: str) -> HTMLResponse:
             "share_url": share_url,
             "qr_svg": qr_svg(share_url),
             "titles": titles,
+            "rules_url": f"/rules/{body['game']}" if has_rules else None,
             "loopback_only": settings.loopback_only and settings.public_url is None,
         },
     )

@@ -58,9 +58,38 @@ def _next_seat(session: Session, room: Room) -> int:
     return taken
 
 
+def _seat_before_later_bots(session: Session, room: Room, name: str, seat: int) -> int:
+    """In a rematch, a player who comes back sits where they sat before the bots that followed
+    them last time: those bots (which hold no token, so nothing remembers their number) move up."""
+    previous = session.scalars(select(Room).where(Room.rematch_id == room.id)).first()
+    if previous is None:
+        return seat
+    before = session.scalars(select(Seat).where(Seat.room_id == previous.id).order_by(Seat.seat)).all()
+    mine = next((s.seat for s in before if not s.bot and s.name == name), None)
+    if mine is None:
+        return seat
+    was = {s.name: s.seat for s in before if s.bot}
+    later = [
+        s
+        for s in session.scalars(select(Seat).where(Seat.room_id == room.id, Seat.bot.is_(True))).all()
+        if was.get(s.name, -1) > mine
+    ]
+    if not later:
+        return seat
+    first = min(b.seat for b in later)
+    moving = session.scalars(select(Seat).where(Seat.room_id == room.id, Seat.seat >= first)).all()
+    if not all(s.bot for s in moving):
+        return seat  # a player's number never changes: their page knows it
+    # From the last seat down, so no two seats ever share a number.
+    for bot in sorted(moving, key=lambda b: -b.seat):
+        bot.seat += 1
+        session.flush()
+    return first
+
+
 def join_room(session: Session, room_id: str, name: str) -> dict[str, Any]:
     room = find_room(session, room_id, lock=True)
-    seat = _next_seat(session, room)
+    seat = _seat_before_later_bots(session, room, name, _next_seat(session, room))
     token = new_token()
     session.add(Seat(room_id=room.id, seat=seat, name=name, token_hash=hash_token(token), bot=False))
     return {"seat": seat, "token": token}

@@ -125,10 +125,37 @@ class GameSpec:
         try:
             return self.options_model.model_validate(raw or {})
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}" for err in exc.errors()
-            )
-            raise InvalidOptions(f"invalid options for {self.id}: {problems}") from exc
+            problems = "; ".join(option_problem(self.options_model, dict(err)) for err in exc.errors())
+            raise InvalidOptions(f"{self.title}: {problems}") from exc
+
+
+def option_problem(model: type[BaseModel], err: dict[str, Any]) -> str:
+    """One option error in a player's words: the field's title and what to enter there."""
+    loc = err.get("loc") or ()
+    key = str(loc[0]) if loc else ""
+    info = model.model_fields.get(key)
+    if info is None:
+        return (
+            f"“{key}” is not an option of this game" if key else "the options must be a set of named values"
+        )
+    label = info.title or key.replace("_", " ")
+    ctx = err.get("ctx") or {}
+    low = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
+    high = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
+    kind = str(err.get("type", ""))
+    if kind.startswith("bool"):
+        want = "choose yes or no"
+    elif low is not None and high is not None:
+        want = f"enter a whole number from {low} to {high}"
+    elif low is not None or "ge" in ctx:
+        want = f"enter a whole number of at least {low if low is not None else ctx['ge']}"
+    elif high is not None or "le" in ctx:
+        want = f"enter a whole number of at most {high if high is not None else ctx['le']}"
+    elif kind.startswith("int"):
+        want = "enter a whole number"
+    else:
+        want = "enter a valid value"
+    return f"“{label}”: {want}"
 
 
 @dataclass
@@ -223,7 +250,7 @@ class Engine(ABC, Generic[S]):
         if seat not in acting and not is_listed(action, legal):
             raise NotYourTurn(f"seat {seat} may not act now")
         if not is_listed(action, legal):
-            raise IllegalAction(f"{action!r} is not a legal action now")
+            raise IllegalAction("that move is not possible at this point of the game")
         return self._apply(state, seat, action)
 
     # -- what leaves the engine -------------------------------------------

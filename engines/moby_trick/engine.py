@@ -408,7 +408,17 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         state.rounds.append(points)
         state.totals = [t + p for t, p in zip(state.totals, points, strict=True)]
         top = max(state.totals)
-        self._log(state, {"type": "round_end", "round": state.round_number, "points": points})
+        self._log(
+            state,
+            {
+                "type": "round_end",
+                "round": state.round_number,
+                "points": points,
+                # Why: each seat's pearls, and the pairs of unused bonuses (a point each).
+                "pearls": [pearls(state, s) for s in range(state.players)],
+                "bonus_pairs": [len(state.bonuses[s]) // 2 for s in range(state.players)],
+            },
+        )
         if top >= state.target and state.totals.count(top) == 1:
             state.phase = OVER
             self._log(state, {"type": "game_end", "winners": [state.totals.index(top)]})

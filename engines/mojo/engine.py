@@ -104,6 +104,17 @@ def score_cards(cards: list[int]) -> int:
     return sum(best.values())
 
 
+def best_cards(cards: list[int]) -> list[dict[str, Any]]:
+    """The cards that score: per colour the highest value held, highest first."""
+    best: dict[str, int] = {}
+    for c in cards:
+        if VALUE[c] > best.get(COLOUR[c], -1):
+            best[COLOUR[c]] = VALUE[c]
+    return [
+        {"colour": colour, "value": value} for colour, value in sorted(best.items(), key=lambda kv: -kv[1])
+    ]
+
+
 def apply_mojo_card(raw: list[int], holder: int, bonus: int = DECK.mojo_bonus) -> tuple[list[int], str]:
     """Apply the Mojo card to the raw round scores; return scores and the card's face."""
     others = [v for s, v in enumerate(raw) if s != holder]
@@ -303,7 +314,18 @@ class MojoEngine(Engine[MojoState]):
             ],
         }
         self._event(
-            s, {"type": "round_end", "round": s.round, "seat": ender, "scores": scores, "mojo_face": face}
+            s,
+            {
+                "type": "round_end",
+                "round": s.round,
+                "seat": ender,
+                "scores": scores,
+                "mojo_face": face,
+                # Why: per seat the highest card of each colour held (what counts), and their sum
+                # before the Mojo card. Every hand is shown at a round's end, so all may see this.
+                "best": [best_cards(cards) for cards in held],
+                "raw": raw,
+            },
         )
         if max(s.totals()) >= s.target:
             s.over = True

@@ -174,6 +174,9 @@ function roomItem(entry, room, state) {
     room
       ? h("a", { class: "button button-small", href: `/r/${entry.room_id}` }, room.status === "finished" ? "View" : "Resume")
       : null,
+    room?.status === "finished"
+      ? h("a", { class: "button button-small", href: `/r/${entry.room_id}/replay`, "aria-label": `Replay this ${gameTitle(room.game)} match` }, "Replay")
+      : null,
     h(
       "button",
       {

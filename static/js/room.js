@@ -4,7 +4,10 @@ import { api, ApiError } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { dueSeat, heldSeats, mustPass, withLocal } from "./device.js";
 import { fill, h } from "./dom.js";
+import { moveProblem } from "./errors.js";
 import { renderPanel } from "./panels.js";
+import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
+import { loadTable } from "./table-loader.js";
 import { playerName, seats } from "./storage.js";
 import { listWords } from "./words.js";
 
@@ -429,12 +432,12 @@ async function act(action) {
   try {
     await page.connection.act(action);
   } catch (error) {
-    if (error instanceof ApiError && error.code === "stale_version") {
+    const problem = moveProblem(error);
+    if (problem.refresh) {
       page.connection.resync();
-      showMoveError("The table changed before your move arrived; it has been refreshed.");
-    } else {
-      showMoveError(error.message);
+      refreshRoom();
     }
+    showMoveError(problem.text);
     throw error;
   }
 }
@@ -580,33 +583,6 @@ async function hostAction(path, button, body = {}) {
   }
 }
 
-/** Load a game's renderer by convention: `games/<id>.js` (or the generic table) and its
- * stylesheet `css/games/<id>.css` when it has one, linked before the table is drawn. */
-async function loadTable(gameId) {
-  if (!/^[a-z][a-z0-9-]*$/.test(gameId)) throw new Error(`bad game id ${gameId}`);
-  const href = `/static/css/games/${gameId}.css`;
-  const styled = new Promise((resolve) => {
-    if (document.querySelector(`link[href="${href}"]`)) return resolve();
-    const link = h("link", { rel: "stylesheet", href });
-    link.addEventListener("load", resolve);
-    // A game without a stylesheet of its own is drawn with the table kit's styles alone.
-    link.addEventListener("error", () => {
-      link.remove();
-      resolve();
-    });
-    document.head.append(link);
-  });
-  let module;
-  try {
-    module = await import(`/static/js/games/${gameId}.js`);
-  } catch (error) {
-    console.warn(`no renderer for ${gameId}, using the generic one`, error);
-    module = await import("/static/js/games/generic.js");
-  }
-  await styled;
-  return module;
-}
-
 function unmountTable() {
   page.table?.renderer.destroy?.();
   page.table = null;
@@ -634,6 +610,34 @@ async function mountTable(gameId) {
     },
   });
   page.table = { game: gameId, renderer };
+  mountSummary(module);
+}
+
+// ---------------------------------------------------------------------------
+// Round summaries (shared by every game; the renderer's `roundSummary` gives its lines)
+
+function mountSummary(module) {
+  page.summary?.close();
+  page.summary = new SummaryPanel($("round-summary"), {
+    seatName,
+    get mySeat() {
+      return page.seat ? page.seat.seat : null;
+    },
+    get winner() {
+      return descriptor()?.winner || "lowest_total";
+    },
+    describe: module.roundSummary || null,
+    afterClose(final) {
+      const target = final
+        ? $("game-over").querySelector("h2")
+        : $("table").querySelector("[data-action]:not([disabled])");
+      target?.focus({ preventScroll: !final });
+    },
+  });
+}
+
+function renderSummary() {
+  if (page.state && page.summary) page.summary.update(page.state, page.room, { sawStart: page.sawStart });
 }
 
 async function renderGame() {
@@ -647,6 +651,7 @@ async function renderGame() {
     if (page.table?.game !== room.game) return;
   }
   if (page.state) page.table.renderer.update(page.state, room);
+  renderSummary();
   renderSide();
   renderGameOver();
   const turnMark = page.myTurn ? "● Your turn · " : "";
@@ -691,8 +696,11 @@ function renderGameOver() {
       "p",
       { class: "muted" },
       "Final scores: ",
-      result.scores.map((score, seat) => `${seatName(seat)} ${score}`).join(" · "),
+      ranked(result.scores, descriptor()?.winner || "lowest_total")
+        .map(({ seat, total, rank }) => `${ordinal(rank)} ${seat === page.seat?.seat ? "You" : seatName(seat)} ${total}`)
+        .join(" · "),
     ),
+    h("p", { class: "replay-link" }, h("a", { class: "button", href: `/r/${roomId}/replay` }, "Watch the replay")),
     rematchPanel(rematch),
   );
   // The last move took the focused card away: land on the result (and scroll to it on a

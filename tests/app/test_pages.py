@@ -94,3 +94,26 @@ def test_a_served_process_plays_a_game_named_in_motable_games(
     room = httpx.post(f"{server.base_url}/api/rooms", json={"game": "tiny", "name": "Ann"})
     assert room.status_code == 201
     assert "tiny" in _listed(httpx.get(f"{server.base_url}/").text)
+
+
+def test_an_unknown_room_is_a_friendly_404(pages: TestClient) -> None:
+    for address in ("/r/nosuchroom", "/r/nosuchroom12"):  # not an id at all; an id nobody made
+        answer = pages.get(address)
+        assert answer.status_code == 404
+        assert "This room does not exist" in answer.text and 'href="/"' in answer.text
+
+
+def test_every_room_links_its_rules(pages: TestClient) -> None:
+    made = pages.post("/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+    html = pages.get(f"/r/{made['room_id']}").text
+    assert 'href="/rules/mojo"' in html and "How to play" in html
+    tiny = pages.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    assert pages.get(f"/r/{tiny['room_id']}").status_code == 200  # no rules page: no link
+    assert "How to play" not in pages.get(f"/r/{tiny['room_id']}").text
+
+
+def test_rules_pages_carry_no_developer_notes(pages: TestClient) -> None:
+    for game in ("mojo", "moby-trick"):
+        html = pages.get(f"/rules/{game}").text
+        assert "engines/" not in html and ".json" not in html and "<code>" not in html
+    assert html.count("reconstruction") == 1  # Moby Trick's card table says so once

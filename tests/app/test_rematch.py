@@ -50,3 +50,28 @@ def test_rematch_same_game_options_and_bots_for_everyone(client: TestClient) -> 
     second = client.post(f"/api/rooms/{room_id}/rematch", headers=auth(room["token"]))
     assert second.status_code == 200
     assert second.json() == {"room_id": made["room_id"], "join_url": made["join_url"]}
+
+
+def test_a_rematch_keeps_the_seat_order_so_no_bot_moves_ahead_of_a_player(client: TestClient) -> None:
+    room = new_room(client, rounds=1)
+    room_id = room["room_id"]
+    bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
+    assert client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(room["token"])).status_code == 201
+    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(room["token"])).status_code == 200
+    finish(client, room_id, {0: room["token"], bo["seat"]: bo["token"]})
+
+    made = client.post(f"/api/rooms/{room_id}/rematch", headers=auth(room["token"])).json()
+    rematch = made["room_id"]
+
+    def seats() -> list[tuple[int, str, bool]]:
+        return [(s["seat"], s["name"], s["bot"]) for s in client.get(f"/api/rooms/{rematch}").json()["seats"]]
+
+    assert seats() == [(0, "Ann", False), (1, "Bot 2", True)]
+    back = client.post(f"/api/rooms/{rematch}/join", json={"name": "Bo"}).json()
+    # Bo sat before the bot last time, and does again; the bot moves up one place.
+    assert back["seat"] == 1
+    assert seats() == [(0, "Ann", False), (1, "Bo", False), (2, "Bot 2", True)]
+    start = client.post(f"/api/rooms/{rematch}/start", headers=auth(made["token"]))
+    assert start.status_code == 200
+    state = client.get(f"/api/rooms/{rematch}/state", headers=auth(back["token"])).json()
+    assert state["seat"] == 1

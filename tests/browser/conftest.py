@@ -41,6 +41,8 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
     trails: list[deque[str]] = []
 
     def make(width: int = 1280, height: int = 900) -> Page:
+        # The pages send a strict CSP (no eval), which the tests keep: wait conditions are written
+        # as functions ("() => ..."), which Playwright runs without evaluating a string in the page.
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(15_000)
         contexts.append(context)

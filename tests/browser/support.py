@@ -79,10 +79,25 @@ def game_over(page: Page) -> bool:
     return page.locator("#game-over:not([hidden])").count() > 0
 
 
+SUMMARY = "#round-summary:not([hidden])"
+
+
+def close_summary(page: Page) -> str | None:
+    """Close the round summary over the table, if one is open; returns the words it showed."""
+    panel = page.locator(SUMMARY)
+    if not panel.count():
+        return None
+    text = panel.inner_text()
+    page.locator(f"{SUMMARY} .button-row button").click()
+    page.wait_for_selector("#round-summary", state="hidden")
+    return text
+
+
 def play_one(page: Page) -> bool:
     """Click one legal move if it is this page's turn; True if a move was sent."""
     if not is_my_turn(page):
         return False
+    close_summary(page)
     before = version(page)
     moves = page.locator(MOVE)
     if moves.count() == 0:

@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.servers import ServeProcess
 
-from .support import add_bot_and_start, game_over, join_room, shoot, version
+from .support import SUMMARY, add_bot_and_start, close_summary, game_over, join_room, shoot, version
 
 pytestmark = pytest.mark.browser
 
@@ -45,6 +45,7 @@ def my_turn(page: Page) -> bool:
 
 def click_and_wait(page: Page, selector: str) -> None:
     """Click the first match and wait until the page shows the state after that move."""
+    close_summary(page)
     before = version(page)
     target = page.locator(selector).first
     described = target.get_attribute("aria-label")
@@ -127,6 +128,14 @@ def test_two_friends_and_a_bot_play_moby_trick_to_the_end(
     # Moby Trick is won by the highest total, and the end screen must say so.
     assert all(totals[w] == max(totals) for w in winners)
     names = [seat["name"] for seat in room["seats"]]
+    for page in pages:
+        final = page.locator(SUMMARY)
+        expect(final).to_contain_text("Game over")
+        expect(final).to_contain_text("1st")
+        expect(final).to_contain_text("pearl")
+        expect(final).to_contain_text("The highest total wins.")
+        shoot(page, "moby-trick-final-summary")
+        close_summary(page)
     for seat, page in enumerate(pages):
         expect(page.locator("#game-over")).to_be_visible()
         for winner in winners:
@@ -148,6 +157,7 @@ def test_two_friends_and_a_bot_play_moby_trick_to_the_end(
     for page in pages:
         page.goto(server.base_url + "/rules/moby-trick")
         expect(page.locator(".whale-table tbody tr")).to_have_count(36)
-        expect(page.locator(".rules")).to_contain_text("engines/moby_trick/data/cards.json")
+        expect(page.locator(".rules")).to_contain_text("our reconstruction")
+    expect(page.locator(".rules")).not_to_contain_text("engines/")
     shoot(ann, "moby-trick-rules")
     shoot(bo, "moby-trick-rules")

@@ -13,9 +13,11 @@ from tests.servers import ServeProcess
 
 from .support import (
     MOVE,
+    SUMMARY,
     FrameLog,
     add_bot_and_start,
     card_ids,
+    close_summary,
     create_room,
     game_over,
     hand_ids,
@@ -57,6 +59,21 @@ def test_two_friends_and_a_bot_play_a_whole_match(
 
     moves = play_until([ann, bo], lambda: game_over(ann) and game_over(bo))
     assert moves > 0
+    # The last round's summary lists the final scores by rank, says why each scored, and
+    # shows every card still held, face-down ones included; Mojo Time is no longer announced.
+    for page in (ann, bo):
+        final = page.locator(SUMMARY)
+        expect(final).to_contain_text("Game over")
+        expect(final).to_contain_text("1st")
+        expect(final).to_contain_text("Highest of each colour")
+        expect(final).to_contain_text("Mojo card")
+        expect(final).to_contain_text("The lowest total wins.")
+        # No "22 (+10)": a round's points and a total are never written so they could be confused.
+        for text in (final.inner_text(), page.locator(".scorepad").first.inner_text()):
+            assert not re.search(r"\d \(\+\d+\)", text), text
+        shoot(page, "mojo-final-summary")
+        close_summary(page)
+        expect(page.locator(".chip-time")).to_have_count(0)
 
     room = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}").json()
     state = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}/state").json()
@@ -84,10 +101,11 @@ def test_two_friends_and_a_bot_play_a_whole_match(
     expect(bo.locator("#waiting-note")).to_contain_text("Waiting for Ann to start")
     rematch = httpx.get(f"{server.base_url}/api/rooms/{room_id_of(ann.url)}").json()
     assert rematch["options"] == room["options"]
+    # The seat order is kept: Bo sat before the bot, and still does.
     assert [(s["name"], s["bot"]) for s in rematch["seats"]] == [
         ("Ann", False),
-        ("Bot 2", True),
         ("Bo", False),
+        ("Bot 2", True),
     ]
     assert rematch["host_seat"] == 0
     assert httpx.get(f"{server.base_url}/api/rooms/{room_id_of(url)}").json()["rematch"] == room_id_of(
@@ -277,5 +295,6 @@ def test_every_page_renders_at_phone_and_desktop_width(
     expect(host.locator(".deck-table tfoot")).to_contain_text("78")
     shoot(host, "rules")
 
-    host.goto(server.base_url + "/r/no-such-room")
-    expect(host.locator("#missing-panel")).to_be_visible()
+    answer = host.goto(server.base_url + "/r/no-such-room")
+    assert answer is not None and answer.status == 404
+    expect(host.get_by_text("This room does not exist")).to_be_visible()

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.servers import ServeProcess
 
-from .support import MOVE, add_bot_and_start, create_room, game_over, is_my_turn, shoot, version
+from .support import MOVE, SUMMARY, add_bot_and_start, create_room, game_over, is_my_turn, shoot, version
 
 pytestmark = pytest.mark.browser
 
@@ -50,8 +50,16 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
     assert cut == []
 
     moves = 0
+    summaries = 0
     while not game_over(ann):
         assert moves < 400, "the match did not finish"
+        if ann.locator(SUMMARY).count():
+            # A round ended: the summary over the table has the focus; Enter goes on to the next round.
+            expect(ann.locator(f"{SUMMARY} button")).to_be_focused()
+            ann.keyboard.press("Enter")
+            expect(ann.locator("#round-summary")).to_be_hidden()
+            summaries += 1
+            continue
         if not (is_my_turn(ann) and ann.locator(MOVE).count()):
             ann.wait_for_timeout(50)
             continue
@@ -64,7 +72,12 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
         ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
         moves += 1
 
-    # The last card took the focus with it: the result has it now, not <body>.
+    # The last round's summary lists the final scores by rank and has the focus; closing it
+    # hands the focus to the result, not to <body>.
+    expect(ann.locator(SUMMARY)).to_contain_text("Game over")
+    expect(ann.locator(SUMMARY)).to_contain_text("1st")
+    expect(ann.locator(f"{SUMMARY} button")).to_be_focused()
+    ann.keyboard.press("Enter")
     expect(ann.locator("#game-over h2")).to_be_focused()
     if not ann.locator(".my-facedown .is-facedown").count():
         # Nothing is face down any more, so the empty hand does not claim otherwise.
@@ -84,9 +97,10 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
 
 def test_a_refused_move_is_shown_on_screen(server: ServeProcess, new_player: Callable[..., Page]) -> None:
     ann = new_player(375, 800)
-    refusal = "That card cannot be played now."
+    refusal = "{'type': 'play', 'card': 34} is not a legal action now"
 
-    # The server refuses Ann's next move (as it would a move that is no longer legal).
+    # The server refuses Ann's next move, as it would a move from a stale second tab (and with the
+    # developer words an older server sent): the player reads that the game moved on.
     def refuse_actions(ws: WebSocketRoute) -> None:
         upstream = ws.connect_to_server()
 
@@ -109,7 +123,8 @@ def test_a_refused_move_is_shown_on_screen(server: ServeProcess, new_player: Cal
 
     expect(ann.locator("#move-error")).to_be_visible()
     expect(ann.locator("#move-error")).to_have_attribute("role", "alert")
-    expect(ann.locator("#move-error")).to_contain_text(refusal)
+    expect(ann.locator("#move-error")).to_contain_text("The game moved on")
+    expect(ann.locator("#move-error")).not_to_contain_text("'type'")
     assert ann.locator("#move-error").is_visible() and ann.locator("#move-error").bounding_box()["y"] < 800
     shoot(ann, "move-refused")
     # Nothing changed, and the hand is ready for another try.

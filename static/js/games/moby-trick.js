@@ -191,6 +191,18 @@ function lastTrickFrom(events) {
   return { plays, taken: trickEvent, index: end };
 }
 
+/** The round summary's Moby Trick lines: each player's pearls and the pairs of unused bonuses. */
+export function roundSummary(event) {
+  const rows = (event.points || []).map((_, seat) => {
+    const pearls = event.pearls?.[seat] ?? event.points[seat];
+    const pairs = event.bonus_pairs?.[seat] ?? 0;
+    const why = [`${pearls} ${pearls === 1 ? "pearl" : "pearls"}`];
+    if (pairs) why.push(`${pairs} ${pairs === 1 ? "pair" : "pairs"} of unused bonuses: +${pairs}`);
+    return { seat, why };
+  });
+  return { intro: "Each pearl is a point, and each pair of bonuses left unused is one more.", rows };
+}
+
 export function mount(root, ctx) {
   const els = {
     seats: h("div", { class: "table-seats", role: "list", "aria-label": "Other players" }),

@@ -106,12 +106,34 @@ export function describeEvents(events, name, piles) {
   return lines;
 }
 
+const COLOUR_WORDS = { blue: "Blue", green: "Green", yellow: "Yellow", orange: "Orange", red: "Red" };
+
+/** The round summary's Mojo lines: per player each colour's highest card (what counts) and the
+ * Mojo card; the cards each player held, face-down ones included, are shown with them. */
+export function roundSummary(event, view, name) {
+  const plus = event.mojo_face === "plus10";
+  const ender = name(event.seat);
+  const you = ender === "You";
+  const intro = plus
+    ? `${ender} went out first but did not have the lowest count, so the Mojo card adds 10 to ${you ? "your" : "their"} round.`
+    : `${ender} went out first with the lowest count: the Mojo card shows 0 and ${you ? "your" : "their"} round counts nothing.`;
+  const held = view.last_round?.round === event.round ? view.last_round.counted : null;
+  const rows = (event.best || []).map((best, seat) => {
+    const sum = best.map((card) => `${COLOUR_WORDS[card.colour] || card.colour} ${card.value}`).join(" + ");
+    const why = [best.length ? `Highest of each colour: ${sum} = ${event.raw?.[seat] ?? 0}` : "No cards left: 0"];
+    if (seat === event.seat) {
+      why.push(plus ? `Mojo card: ${event.raw?.[seat] ?? 0} + 10 = ${event.scores[seat]}` : "Mojo card: this round counts 0");
+    }
+    return { seat, why, cards: held?.[seat]?.map((card) => cardFace(card, { size: "tiny" })) || [] };
+  });
+  return { intro, rows };
+}
+
 export function mount(root, ctx) {
   const els = {
     status: h("p", { class: "table-status", id: "turn-status" }),
     opponents: h("div", { class: "table-seats", role: "list", "aria-label": "Players" }),
     center: h("div", { class: "mojo-center" }),
-    summary: h("section", { class: "round-summary", hidden: true, "aria-live": "polite" }),
     mine: h("section", { class: "table-mine mojo-mine", "aria-label": "Your cards" }),
     faceDown: h("div", { class: "my-facedown" }),
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your hand" }),
@@ -120,12 +142,11 @@ export function mount(root, ctx) {
   const felt = h("div", { class: "felt" }, els.opponents, els.center, els.status, els.mine);
   els.mine.append(h("div", { class: "mine-head" }), els.faceDown, els.hand);
   fill(root, 
-    h("div", { class: "mojo" }, felt, els.summary, h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log)),
+    h("div", { class: "mojo" }, felt, h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log)),
   );
 
   const handNodes = new Map();
   let selected = null; // a card chosen while its pile is still to be picked (double discard)
-  let dismissedRound = null;
   let lastState = null;
   let currentLegal = { plays: new Map(), reveals: new Map(), draws: new Map() };
   const kit = tableKit(root, ctx, { redraw: () => lastState && update(lastState) });
@@ -158,11 +179,14 @@ export function mount(root, ctx) {
       ...others.map((seat) => {
         const info = view.seats[seat];
         const current = view.current === seat;
+        // At the game's end every card is shown, face-down ones too, and Mojo Time is over.
+        const over = Boolean(state.result);
+        const held = over && view.last_round ? view.last_round.counted[seat] || [] : null;
         const backs = Math.min(info.hand_count, 10);
         return h(
           "div",
           {
-            class: `seat-panel${current ? " is-current" : ""}${freshSeats.has(seat) ? " is-acting" : ""}${info.mojo_time ? " is-mojo-time" : ""}`,
+            class: `seat-panel${current ? " is-current" : ""}${freshSeats.has(seat) ? " is-acting" : ""}${info.mojo_time && !over ? " is-mojo-time" : ""}`,
             role: "listitem",
             "data-seat": seat,
             "aria-label": `${ctx.seatName(seat)}: ${info.hand_count} cards in hand${info.face_down_count ? `, ${info.face_down_count} face down` : ""}${current ? ", playing now" : ""}`,
@@ -185,7 +209,14 @@ export function mount(root, ctx) {
             ),
             h("span", { class: "count" }, `${info.hand_count}`, h("small", {}, info.hand_count === 1 ? " card" : " cards")),
           ),
-          info.mojo_time
+          held
+            ? h(
+                "div",
+                { class: "seat-held", "aria-label": `${ctx.seatName(seat)} held ${held.map(cardWords).join(", ") || "no cards"}` },
+                held.map((card) => cardFace(card, { size: "tiny" })),
+              )
+            : null,
+          info.mojo_time && !over
             ? h(
                 "div",
                 { class: "seat-mojo-time" },
@@ -285,7 +316,7 @@ export function mount(root, ctx) {
       kit.avatar(me),
       h("span", { class: "seat-title" }, `${ctx.seatName(me)} (you)`),
       myTurn ? h("span", { class: "turn-flag is-you" }, "your turn") : null,
-      info?.mojo_time ? h("span", { class: "chip chip-time" }, "Mojo Time") : null,
+      info?.mojo_time && !state.result ? h("span", { class: "chip chip-time" }, "Mojo Time") : null,
       view.mojo?.holder === me ? h("span", { class: "chip chip-mojo" }, "Mojo") : null,
       h("span", { class: "count" }, `${view.hand.length} in hand`),
     );
@@ -362,58 +393,6 @@ export function mount(root, ctx) {
     }, 600);
   }
 
-  function renderSummary(view) {
-    const last = view.last_round;
-    if (!last || dismissedRound === last.round) {
-      els.summary.hidden = true;
-      return;
-    }
-    const face = last.mojo_face === "plus10" ? "+10" : "0";
-    els.summary.hidden = false;
-    fill(els.summary, 
-      h(
-        "div",
-        { class: "summary-head" },
-        h("h2", {}, `Round ${last.round} result`),
-        h(
-          "button",
-          {
-            class: "icon-button",
-            type: "button",
-            "aria-label": "Close the round result",
-            onclick: () => {
-              dismissedRound = last.round;
-              renderSummary(view);
-            },
-          },
-          "✕",
-        ),
-      ),
-      h(
-        "p",
-        { class: "muted" },
-        `${name(last.ender)} went out and took the Mojo card, which now shows ${face}. For each colour only the highest card counts.`,
-      ),
-      h(
-        "ul",
-        { class: "summary-rows" },
-        last.scores.map((score, seat) =>
-          h(
-            "li",
-            { class: seat === last.ender ? "is-ender" : "" },
-            h("span", { class: "summary-name" }, ctx.seatName(seat)),
-            h(
-              "span",
-              { class: "summary-cards" },
-              (last.counted[seat] || []).map((card) => cardFace(card, { size: "tiny" })),
-            ),
-            h("span", { class: "summary-score" }, seat === last.ender && face === "+10" ? `${score} (+10)` : String(score)),
-          ),
-        ),
-      ),
-    );
-  }
-
   function update(state) {
     lastState = state;
     const view = state.view;
@@ -441,7 +420,6 @@ export function mount(root, ctx) {
       els.status.textContent = statusText(view, state, legal);
       els.status.classList.toggle("is-you", kit.myTurn(state));
       renderMine(view, state, legal, news.first);
-      renderSummary(view);
       kit.renderLog(els.log, describeEvents(news.events, name, piles), "The cards are dealt. Nothing played yet.");
     });
 

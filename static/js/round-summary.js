@@ -1,0 +1,228 @@
+// The round summary every table shares: when a round ends, a panel over the table says what each
+// player scored and why (the renderer's lines), the running totals, and then "next round"; at the
+// game's end the same panel lists the final scores by rank. The renderer supplies only its game's
+// words through `roundSummary(event, view, name)`:
+//   { intro?: string, rows: [{ seat, why: [string], cards?: [card faces] }] }
+// The functions above `SummaryPanel` touch no DOM and run under `node --test`.
+
+import { fill, h } from "./dom.js";
+import { counted } from "./words.js";
+
+/** Seconds a round summary stays before the next round shows by itself. */
+export const NEXT_ROUND_SECONDS = 12;
+
+/** The newest "round_end" event newer than `seenSeq` (null: none). */
+export function newRoundEnd(events, seenSeq) {
+  let found = null;
+  for (const event of events || []) {
+    if (event.type === "round_end" && event.seq > (seenSeq ?? 0) && (!found || event.seq > found.seq)) found = event;
+  }
+  return found;
+}
+
+/** The round's points per seat from a round_end event (games name the field differently). */
+export function roundPoints(event) {
+  return event.scores || event.points || [];
+}
+
+/**
+ * Running totals after `round`, from the room's score pad when it already holds that round,
+ * else the score pad's totals plus this round's points (the room body may arrive a moment later).
+ */
+export function totalsAfter(scorepad, round, points) {
+  const rounds = scorepad?.rounds || [];
+  if (rounds.length >= round) {
+    return points.map((_, seat) => rounds.slice(0, round).reduce((sum, row) => sum + (row[seat] || 0), 0));
+  }
+  const totals = scorepad?.totals || [];
+  return points.map((p, seat) => (totals[seat] || 0) + p);
+}
+
+/** Seats in rank order for the descriptor's `winner` rule; equal totals share a rank. */
+export function ranked(totals, winner) {
+  const better = winner === "lowest_total" ? (a, b) => a - b : (a, b) => b - a;
+  const order = totals.map((total, seat) => ({ seat, total })).sort((a, b) => better(a.total, b.total) || a.seat - b.seat);
+  let rank = 0;
+  return order.map((entry, i) => {
+    if (i === 0 || entry.total !== order[i - 1].total) rank = i + 1;
+    return { ...entry, rank };
+  });
+}
+
+/** "1st", "2nd", "3rd", "4th"… */
+export function ordinal(n) {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  return `${n}${tail}`;
+}
+
+/** A round's points with their sign, for a column headed by the round: "+12", "0". */
+export function signed(points) {
+  return `${points > 0 ? "+" : ""}${points}`;
+}
+
+/** A round's points with their sign, never ambiguous next to a total: "+12 points", "0 points". */
+export function gained(points) {
+  return `${points > 0 ? "+" : ""}${counted(points, "point")}`;
+}
+
+/** How the descriptor's winner rule reads on the final list. */
+export function winnerRule(winner) {
+  if (winner === "lowest_total") return "The lowest total wins.";
+  if (winner === "highest_total") return "The highest total wins.";
+  return "";
+}
+
+// ---------------------------------------------------------------------------
+// On the page
+
+/**
+ * The panel over the table. `host` gives `seatName(seat)`, `mySeat`, `winner` (descriptor) and
+ * `describe(event, view)` (the renderer's `roundSummary`, or null for the generic lines).
+ */
+export class SummaryPanel {
+  constructor(node, host) {
+    this.node = node;
+    this.host = host;
+    this.seenSeq = null; // round ends up to here were shown (or were before this page opened)
+    this.shown = null; // { event, final }
+    this.timer = null;
+    this.left = 0;
+    this.finalShown = false;
+    this.watchedPlay = false;
+  }
+
+  name(seat) {
+    return seat === this.host.mySeat ? "You" : this.host.seatName(seat);
+  }
+
+  /** Called on every state: opens the panel on a new round end, or the final list at the end. */
+  update(state, room, { sawStart = false } = {}) {
+    const view = state?.view || {};
+    const events = view.events || [];
+    if (!state.result) this.watchedPlay = true;
+    if (this.seenSeq === null) {
+      // A page opened mid-match does not replay old round ends; one opened before the deal does.
+      const newest = newRoundEnd(events, 0);
+      this.seenSeq = sawStart || state.result ? 0 : newest ? newest.seq : 0;
+    }
+    const fresh = newRoundEnd(events, this.seenSeq);
+    if (fresh) {
+      this.seenSeq = fresh.seq;
+      this.finalShown = Boolean(state.result);
+      this.open(fresh, Boolean(state.result), state, room);
+    } else if (state.result && !this.finalShown && (sawStart || this.watchedPlay)) {
+      // A game without rounds still gets its final list when it ends under this page's eyes.
+      this.finalShown = true;
+      this.open({ type: "game_end", seq: 0, round: view.round || 1 }, true, state, room);
+    } else if (this.shown) {
+      this.draw(state, room); // the room body (totals) may have come in since
+    }
+  }
+
+  open(event, final, state, room) {
+    this.shown = { event, final };
+    clearInterval(this.timer);
+    this.timer = null;
+    if (!final) {
+      this.left = NEXT_ROUND_SECONDS;
+      this.timer = setInterval(() => {
+        this.left -= 1;
+        if (this.left <= 0) this.close();
+        else this.tick();
+      }, 1000);
+    }
+    this.draw(state, room);
+    this.node.querySelector("button")?.focus({ preventScroll: true });
+  }
+
+  close() {
+    const final = Boolean(this.shown?.final);
+    const hadFocus = this.node.contains(document.activeElement);
+    clearInterval(this.timer);
+    this.timer = null;
+    this.shown = null;
+    this.node.hidden = true;
+    this.node.replaceChildren();
+    // Keyboard focus goes back to the game: the result at the end, else the first move on offer.
+    if (hadFocus) this.host.afterClose?.(final);
+  }
+
+  tick() {
+    const note = this.node.querySelector(".summary-countdown");
+    if (note) note.textContent = `The next round shows in ${this.left} s.`;
+  }
+
+  draw(state, room) {
+    const { event, final } = this.shown;
+    const view = state?.view || {};
+    const points = roundPoints(event);
+    const hasPoints = points.length > 0;
+    const totals = final && state.result ? state.result.scores : totalsAfter(room?.scorepad, event.round, points);
+    const said = (event.type === "round_end" && this.host.describe?.(event, view, (seat) => this.name(seat))) || { rows: [] };
+    const why = new Map((said.rows || []).map((row) => [row.seat, row]));
+    const order = final ? ranked(totals, this.host.winner) : points.map((_, seat) => ({ seat, total: totals[seat] }));
+    const winners = state.result?.winners || [];
+    const key = JSON.stringify([event.seq, final, totals, winners, this.host.mySeat]);
+    if (this.node.dataset.key === key && !this.node.hidden) return;
+    this.node.dataset.key = key;
+    this.node.hidden = false;
+    const title = final
+      ? `Game over: ${winners.map((s) => this.name(s)).join(" and ")} ${winners.length === 1 && winners[0] !== this.host.mySeat ? "wins" : "win"}!`
+      : `Round ${event.round} is over`;
+    fill(
+      this.node,
+      h(
+        "div",
+        { class: "summary-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-title" },
+        h("h2", { id: "summary-title" }, title),
+        said.intro ? h("p", { class: "summary-intro" }, said.intro) : null,
+        final
+          ? h("p", { class: "summary-intro" }, `${hasPoints ? `Final scores after ${counted(event.round, "round")}. ` : "Final scores. "}${winnerRule(this.host.winner)}`)
+          : null,
+        h(
+          "table",
+          { class: "summary-table" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              final ? h("th", { scope: "col", class: "summary-rank" }, "Rank") : null,
+              h("th", { scope: "col" }, "Player"),
+              hasPoints ? h("th", { scope: "col", class: "summary-points" }, `Round ${event.round}`) : null,
+              h("th", { scope: "col", class: "summary-total" }, "Total"),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            order.map(({ seat, rank }) => {
+              const row = why.get(seat);
+              return h(
+                "tr",
+                { class: [seat === this.host.mySeat ? "is-you" : "", winners.includes(seat) ? "is-winner" : ""].join(" ").trim() || null, "data-seat": seat },
+                final ? h("td", { class: "summary-rank" }, ordinal(rank)) : null,
+                h(
+                  "th",
+                  { scope: "row", class: "summary-who" },
+                  h("span", { class: "summary-name" }, this.name(seat)),
+                  row?.cards?.length ? h("span", { class: "summary-cards" }, row.cards) : null,
+                  (row?.why || []).map((line) => h("span", { class: "summary-why" }, line)),
+                ),
+                hasPoints ? h("td", { class: "summary-points" }, signed(points[seat] ?? 0)) : null,
+                h("td", { class: "summary-total" }, String(totals[seat] ?? 0)),
+              );
+            }),
+          ),
+        ),
+        final ? null : h("p", { class: "summary-countdown muted small", "aria-live": "off" }, `The next round shows in ${this.left} s.`),
+        h(
+          "div",
+          { class: "button-row" },
+          h("button", { class: "button button-primary", type: "button", onclick: () => this.close() }, final ? "See the table" : "Next round"),
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,100 @@
+"""Replays in Chromium: a finished Mojo and a finished Moby Trick match, played again to the end."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.servers import ServeProcess
+
+from .support import SUMMARY, close_summary, shoot
+
+pytestmark = pytest.mark.browser
+
+
+def _finished_match(base: str, game: str, options: dict[str, int]) -> tuple[str, int]:
+    """A two-player match played to its end through the API with random legal moves."""
+    with httpx.Client(base_url=base) as api:
+        made = api.post("/api/rooms", json={"game": game, "name": "Annabelle" * 3, "options": options}).json()
+        room = made["room_id"]
+        bo = api.post(f"/api/rooms/{room}/join", json={"name": "Bo"}).json()
+        tokens = [made["token"], bo["token"]]
+        api.post(f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
+        pick = random.Random(5)
+        moves = 0
+        while True:
+            state = api.get(f"/api/rooms/{room}/state").json()
+            if state["status"] == "finished":
+                return room, moves
+            seat = state["to_act"][0]
+            auth = {"Authorization": f"Bearer {tokens[seat]}"}
+            mine = api.get(f"/api/rooms/{room}/state", headers=auth).json()
+            action = pick.choice(mine["legal_actions"])
+            body = {"action": action, "version": mine["version"]}
+            answer = api.post(f"/api/rooms/{room}/actions", json=body, headers=auth)
+            assert answer.status_code == 200, answer.text
+            moves += 1
+
+
+@pytest.mark.parametrize(("game", "options"), [("mojo", {"target": 10}), ("moby-trick", {"target": 5})])
+def test_a_finished_match_plays_again_in_the_replay_page(
+    server: ServeProcess, new_player: Callable[..., Page], game: str, options: dict[str, int]
+) -> None:
+    base = server.base_url
+    room, moves = _finished_match(base, game, options)
+
+    # The room links its replay once the match is over.
+    page = new_player(1280, 900)
+    page.goto(f"{base}/r/{room}")
+    # Opened after the end, the room shows the final scores over the table first.
+    expect(page.locator(SUMMARY)).to_contain_text("Game over")
+    close_summary(page)
+    page.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_url(f"**/r/{room}/replay**")
+    expect(page.locator("#replay-where")).to_contain_text(f"Move 0 of {moves}")
+    expect(page.locator("#replay-tables .table-area")).to_have_count(1)
+
+    # Step by step, then back, then played to the end at speed.
+    page.get_by_role("button", name="Forward one move").click()
+    page.get_by_role("button", name="Forward one move").click()
+    expect(page.locator("#replay-where")).to_contain_text(f"Move 2 of {moves}")
+    page.get_by_role("button", name="Back one move").click()
+    expect(page.locator("#replay-where")).to_contain_text(f"Move 1 of {moves}")
+    page.select_option("#replay-speed", "40")
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("n => document.body.dataset.step === String(n)", arg=moves, timeout=60_000)
+    expect(page.get_by_role("button", name="Play")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#replay-where")).to_contain_text(f"Move {moves} of {moves}")
+    shoot(page, f"replay-{game}-end")
+
+    # Every hand open: one table per seat, each drawing its own hand; the link keeps the choice.
+    page.select_option("#replay-viewpoint", "all")
+    expect(page.locator("#replay-tables .table-area")).to_have_count(2)
+    expect(page.locator("#replay-link")).to_have_value(f"{base}/r/{room}/replay?seat=all&step={moves}")
+    page.get_by_role("button", name="First move").click()
+    expect(page.locator("#replay-where")).to_contain_text("The cards are dealt")
+    hands = page.locator("#replay-tables #hand")
+    expect(hands).to_have_count(2)
+    for index in range(2):
+        assert hands.nth(index).locator("[data-card-id], .card").count() > 0
+    shoot(page, f"replay-{game}-all-hands")
+
+    # A shared link opens at the same moment from the same place, on a phone too.
+    phone = new_player(375, 812)
+    phone.goto(f"{base}/r/{room}/replay?seat=1&step=3")
+    expect(phone.locator("#replay-where")).to_contain_text(f"Move 3 of {moves}")
+    expect(phone.locator("#replay-where")).to_contain_text("Bo's seat")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    shoot(phone, f"replay-{game}-shared")
+
+
+def test_a_replay_waits_for_the_end(server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    made = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+    page = new_player(375, 812)
+    page.goto(f"{server.base_url}/r/{made['room_id']}/replay")
+    expect(page.get_by_role("heading", name="Not over yet")).to_be_visible()
+    assert httpx.get(f"{server.base_url}/api/rooms/{made['room_id']}/replay").status_code == 409
