@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     )
     redis_url: str | None = Field(default=None, validation_alias=AliasChoices("redis_url", "REDIS_URL"))
     bot_delay: float = 0.8
+    # TEST ONLY: comma-separated seeds this process deals its matches from, in turn, instead of
+    # secret random ones, so a browser test can know the deal. Refused unless the server binds a
+    # loopback address (docs/operations.md); never set it on a server people play on.
+    test_seeds: str | None = None
 
     # -- request limits -----------------------------------------------------
     max_body_bytes: int = 64 * 1024
@@ -92,7 +96,7 @@ class Settings(BaseSettings):
     def _driver(cls, url: str) -> str:
         return sqlalchemy_url(url)
 
-    @field_validator("redis_url", "public_url", "bind_host", mode="before")
+    @field_validator("redis_url", "public_url", "bind_host", "test_seeds", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return value or None
@@ -105,6 +109,17 @@ class Settings(BaseSettings):
         if not url.startswith(("http://", "https://")):
             raise ValueError("the public URL starts with http:// or https://")
         return url.rstrip("/")
+
+    def seeds_for_tests(self) -> list[int] | None:
+        """The test-only seeds (None: deal from secret random seeds, as always in production)."""
+        if self.test_seeds is None:
+            return None
+        if not self.loopback_only:
+            raise ValueError("MOTABLE_TEST_SEEDS is for tests on a loopback address only")
+        seeds = [int(part) for part in self.test_seeds.split(",") if part.strip()]
+        if not seeds or any(seed < 0 for seed in seeds):
+            raise ValueError("MOTABLE_TEST_SEEDS lists non-negative integers, comma-separated")
+        return seeds
 
     @property
     def loopback_only(self) -> bool:

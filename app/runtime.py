@@ -26,7 +26,10 @@ class Runtime:
         self.settings = settings
         self.db = Database(settings.database_url)
         self.presence = Presence(settings.redis_url)
-        self.services = Services(self.db)
+        test_seeds = settings.seeds_for_tests()
+        if test_seeds is not None:
+            log.warning("TEST ONLY: matches are dealt from MOTABLE_TEST_SEEDS, not from secret random seeds")
+        self.services = Services(self.db, test_seeds)
         self.broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else LocalBroker()
         self.master = Master(self.services, self.broker, self.presence, settings.bot_delay)
         self.hub = Hub(self.services, self.master.room)

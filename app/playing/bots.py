@@ -20,6 +20,10 @@ MAX_RETRY_DELAY = 60.0
 # After this many failed turns in a row the random bot plays instead: a bot with a bug must not
 # stall a match the people at the table want to finish.
 FALLBACK_AFTER = 2
+# A patient bot (a person is waited for at the same time, or may still take an optional action the
+# bot's move would close the window for) waits this many times the usual delay, unless the room
+# changes first. See docs/rules-decisions.md ("Bots and people at one table").
+PATIENCE = 8
 
 
 class BotRunner:
@@ -45,27 +49,48 @@ class BotRunner:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         # Rooms that changed while their task was looking: it must look once more before it ends.
         self._dirty: set[str] = set()
+        # Set when a room changes: ends a patient bot's wait early (it looks again).
+        self._changed: dict[str, asyncio.Event] = {}
 
     def kick(self, room_id: str) -> None:
         if room_id in self._tasks:
             self._dirty.add(room_id)
+            self._changed[room_id].set()
         else:
+            self._changed[room_id] = asyncio.Event()
             self._tasks[room_id] = asyncio.create_task(self._run(room_id))
+
+    async def _wait(self, room_id: str, patient: bool) -> bool:
+        """Wait before a bot acts; False when the room changed during a patient wait (look again)."""
+        if not patient:
+            await asyncio.sleep(self._delay)
+            return True
+        try:
+            await asyncio.wait_for(self._changed[room_id].wait(), self._delay * PATIENCE)
+        except TimeoutError:
+            return True
+        return False
 
     async def _run(self, room_id: str) -> None:
         failures = 0
+        # Optional actions (version, seat) that failed: never offered again, so a bot whose optional
+        # choice is refused cannot loop on it; the game never waits for them anyway.
+        declined: set[tuple[int, int]] = set()
         try:
             while True:
                 self._dirty.discard(room_id)
+                self._changed[room_id].clear()
+                turn = None
                 try:
-                    turn = await run_in_threadpool(self._services.bot_turn, room_id)
+                    turn = await run_in_threadpool(self._services.bot_turn, room_id, frozenset(declined))
                     if turn is None:
                         if room_id in self._dirty:
                             continue
                         return
                     if failures >= FALLBACK_AFTER and turn.kind != "random":
                         turn = dataclasses.replace(turn, kind="random")
-                    await asyncio.sleep(self._delay)
+                    if not await self._wait(room_id, turn.patient):
+                        continue
                     try:
                         move = await run_in_threadpool(self._services.choose_bot, turn)
                         applied = await self._submit(move)
@@ -77,6 +102,9 @@ class BotRunner:
                     # Retry rather than end: when a bot is to act, nothing else may ever kick this room
                     # again (the people are waiting for the bot), so a lost turn would stall the match.
                     log.exception("a bot turn in room %s failed", room_id)
+                    if turn is not None and turn.action is not None:
+                        declined.add((turn.version, turn.seat))
+                        continue
                     failures += 1
                     await asyncio.sleep(min(self.retry_delay * 2 ** (failures - 1), MAX_RETRY_DELAY))
                     continue
@@ -84,6 +112,7 @@ class BotRunner:
                 await self._played(room_id, applied)
         finally:
             self._tasks.pop(room_id, None)
+            self._changed.pop(room_id, None)
 
     async def stop(self) -> None:
         tasks = list(self._tasks.values())

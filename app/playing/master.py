@@ -151,14 +151,17 @@ class Master:
         await self._played(room_id, applied)
 
     async def _wake_bots_if_due(self, room_id: str, applied: Applied) -> None:
-        """Kick the bot runner only when a bot is to act, found from the state in memory."""
+        """Kick the bot runner only when a bot is to act or has an optional action (out of turn, e.g.
+        Mokuru's Immunity), found from the state in memory."""
         facts = self.services.known_facts(room_id)
         if facts is None:
             facts = await run_in_threadpool(self.services.facts, room_id)
-        if (
-            facts is not None
-            and facts.bots
-            and set(facts.bots) & get_engine(applied.game).to_act(applied.state)
+        if facts is None or not facts.bots:
+            return
+        engine = get_engine(applied.game)
+        acting = engine.to_act(applied.state)
+        if set(facts.bots) & acting or (
+            acting and any(engine.legal_actions(applied.state, seat) for seat in facts.bots)
         ):
             self.bots.kick(room_id)
 

@@ -123,7 +123,11 @@ def add_bot(session: Session, room_id: str, token: str | None) -> dict[str, Any]
 
 
 def start_room(
-    session: Session, room_id: str, token: str | None, starter: int | Literal["random"] | None = None
+    session: Session,
+    room_id: str,
+    token: str | None,
+    starter: int | Literal["random"] | None = None,
+    test_seed: int | None = None,
 ) -> tuple[int, Any]:
     """Deal the match; returns its id and initial state. `starter` names the seat that starts (or
     "random": the engine picks from the seed), for a game whose descriptor has a starter option."""
@@ -143,7 +147,8 @@ def start_room(
                 "invalid_request", f"seat {starter} is not seated; the seats are 0 to {players - 1}"
             )
         options[engine.spec.starter.option] = None if starter == "random" else starter
-    seed = secrets.randbits(SEED_BITS)
+    # Secret and random, committed to before the deal; `test_seed` only from Settings.test_seeds.
+    seed = secrets.randbits(SEED_BITS) if test_seed is None else test_seed
     try:
         parsed = engine.spec.parse_options(options)
         state = engine.setup(players, seed, parsed)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -25,12 +26,21 @@ _MASK = (1 << 63) - 1
 FACTS_SIZE = 8192
 
 
+def _bot_seed(seed: int, version: int, seat: int) -> int:
+    return (seed * 1_000_003 + version * 31 + seat) & _MASK
+
+
 @dataclass(frozen=True)
 class BotTurn:
     room_id: str
     version: int
     seat: int
     kind: str
+    # Already chosen: an optional action (out of turn) the bot decided to take while looking.
+    action: Any = None
+    # Wait longer before acting: a person is waited for at the same time (a witness, a racer) or may
+    # still take an optional action (Immunity) that the bot's move would end the window for.
+    patient: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,8 +95,11 @@ class _Lru:
 
 
 class Services:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, test_seeds: list[int] | None = None) -> None:
         self.db = db
+        # Test only (Settings.test_seeds): the seeds matches are dealt from, in turn.
+        self._test_seeds = itertools.cycle(test_seeds) if test_seeds else None
+        self._test_seeds_lock = threading.Lock()
         self.cache = StateCache()
         # (room id, token hash) -> seat. A seat's token changes only when a seat request is approved or
         # its player leaves, and every process then forgets the room (Hub.handle); a miss (or an
@@ -110,8 +123,14 @@ class Services:
 
     def start(self, room_id: str, token: str | None, starter: int | Literal["random"] | None = None) -> None:
         with self.db.transaction() as session:
-            match_id, state = rooms.start_room(session, room_id, token, starter)
+            match_id, state = rooms.start_room(session, room_id, token, starter, self._next_test_seed())
         self.cache.put(match_id, 1, state)
+
+    def _next_test_seed(self) -> int | None:
+        if self._test_seeds is None:
+            return None
+        with self._test_seeds_lock:
+            return next(self._test_seeds)
 
     def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
         with self.db.transaction() as session:
@@ -308,8 +327,10 @@ class Services:
             )
             return list(session.scalars(query))
 
-    def bot_turn(self, room_id: str) -> BotTurn | None:
-        """The bot due to act now, if any."""
+    def bot_turn(self, room_id: str, declined: frozenset[tuple[int, int]] = frozenset()) -> BotTurn | None:
+        """The bot due to act now, if any: first a bot outside to_act that takes an optional action
+        (asked through its `optional(state, seat)`, when it has one; None declines), then a bot in
+        to_act. `declined` holds (version, seat) optional offers not to make again (they failed)."""
         facts = self.facts(room_id)
         if facts is None or not facts.bots:
             return None
@@ -318,11 +339,28 @@ class Services:
             if match is None or match.status != "playing":
                 return None
             state = matches.load_state(session, match, self.cache)
-            version = match.version
-        acting = get_engine(facts.game).to_act(state)
+            version, seed, players = match.version, match.seed, match.players
+        engine = get_engine(facts.game)
+        acting = engine.to_act(state)
+        if not acting:
+            return None
+        bots = get_bots(facts.game)
+        for seat in sorted(facts.bots):
+            if seat in acting or (version, seat) in declined:
+                continue
+            kind = facts.bots[seat]
+            optional = getattr(bots.get(kind), "optional", None)
+            if optional is None or not engine.legal_actions(state, seat):
+                continue
+            bot = bots[kind](engine, _bot_seed(seed, version, seat))
+            action = bot.optional(copy.deepcopy(state), seat)
+            if action is not None:
+                return BotTurn(room_id, version, seat, kind, action=action)
+        people = [s for s in range(players) if s not in facts.bots]
+        patient = any(s in acting or engine.legal_actions(state, s) for s in people)
         for seat in sorted(facts.bots):
             if seat in acting:
-                return BotTurn(room_id, version, seat, facts.bots[seat])
+                return BotTurn(room_id, version, seat, facts.bots[seat], patient=patient)
         return None
 
     def choose_bot(self, turn: BotTurn) -> Move:
@@ -334,8 +372,10 @@ class Services:
                 raise AppError("stale_version", "the match moved on before the bot played")
             state = matches.load_state(session, match, self.cache)
             game, seed = match.game, match.seed
+        if turn.action is not None:
+            return Move(turn.room_id, turn.seat, turn.action, turn.version)
         engine = get_engine(game)
-        bot = get_bots(game)[turn.kind](engine, (seed * 1_000_003 + turn.version * 31 + turn.seat) & _MASK)
+        bot = get_bots(game)[turn.kind](engine, _bot_seed(seed, turn.version, turn.seat))
         # The bot gets its own copy: cached states are shared by every thread of this process.
         action = bot.choose(copy.deepcopy(state), turn.seat)
         return Move(turn.room_id, turn.seat, action, turn.version)

@@ -2,6 +2,7 @@
 
 import { api, ApiError } from "./api.js";
 import { RoomConnection } from "./connection.js";
+import { dueSeat, heldSeats, mustPass, withLocal } from "./device.js";
 import { fill, h } from "./dom.js";
 import { moveProblem } from "./errors.js";
 import { renderPanel } from "./panels.js";
@@ -30,6 +31,9 @@ const page = {
   joinReason: null,
   moveErrorTimer: null,
   people: null, // the people parts (people.js): seat links, presence, clocks, chat, notifications
+  // Around one device: a connection per local seat (page.seat / page.connection are the active
+  // one's), whether the renderer's table hides nothing, and the pass-the-device cover.
+  device: { conns: new Map(), openTable: false, covered: false, passTo: null, ready: false },
 };
 
 // ---------------------------------------------------------------------------
@@ -209,6 +213,8 @@ function warnIfForgetful() {
 function startLive() {
   warnIfForgetful();
   if (page.connection) page.connection.close();
+  closeLocals();
+  if (page.seat) page.seat = seats.get(roomId);
   const connection = new RoomConnection(roomId, page.seat?.token);
   page.connection = connection;
   connection.on("status", (status, detail) => {
@@ -224,11 +230,177 @@ function startLive() {
       showJoin();
     }
   });
-  connection.on("state", (state, previous) => onState(state, previous));
+  const ownSeat = page.seat?.seat ?? null;
+  connection.on("state", (state, previous) => onSeatState(ownSeat, state, previous));
   connection.on("room", (room) => setRoom(room));
   connection.on("chat", (message) => page.people.chat(message));
   connection.connect();
+  if (page.seat) page.device.conns.set(page.seat.seat, connection);
+  for (const local of heldSeats(page.seat).slice(1)) openLocal(local);
   render();
+}
+
+// ---------------------------------------------------------------------------
+// Around one device: the page holds several seats and acts as whichever is due.
+
+function openLocal(local) {
+  if (page.device.conns.has(local.seat)) return;
+  const connection = new RoomConnection(roomId, local.token);
+  page.device.conns.set(local.seat, connection);
+  connection.on("state", (state, previous) => onSeatState(local.seat, state, previous));
+  connection.on("status", (status) => {
+    if (status !== "rejected") return;
+    // The server does not know this local seat any more: stop holding it.
+    connection.close();
+    page.device.conns.delete(local.seat);
+    const entry = seats.get(roomId);
+    if (entry) seats.save(roomId, { locals: (entry.locals || []).filter((l) => l.seat !== local.seat) });
+  });
+  connection.connect();
+}
+
+function closeLocals() {
+  for (const connection of page.device.conns.values()) connection.close();
+  page.device.conns.clear();
+}
+
+function onDevice() {
+  return heldSeats(seats.get(roomId)).length > 1;
+}
+
+/** A state arrived on one held seat's connection: switch to the seat that is due, then show. */
+function onSeatState(seat, state, previous) {
+  const held = heldSeats(seats.get(roomId));
+  const active = page.seat?.seat ?? null;
+  if (held.length > 1 && active !== null) {
+    const due = dueSeat(state.to_act, held, active);
+    const dueState = page.device.conns.get(due)?.state;
+    if (due !== active && dueState?.to_act?.includes(due)) {
+      switchSeat(held.find((h) => h.seat === due), dueState);
+      return;
+    }
+    if (due !== active && mustPass(active, due, page.device.openTable)) {
+      // The next local player is due, but their own state has not arrived yet: hide this
+      // player's table already.
+      cover(held.find((h) => h.seat === due));
+      return;
+    }
+    if (due === active && page.device.covered && page.device.passTo?.seat !== active) {
+      // The device was on its way to another player, but the game came back to this one.
+      cover(held.find((h) => h.seat === active));
+    }
+  }
+  if (seat === active) onState(state, previous);
+}
+
+function switchSeat(next, state) {
+  const from = page.seat.seat;
+  page.seat = { ...seats.get(roomId), seat: next.seat, token: next.token, name: next.name };
+  page.connection = page.device.conns.get(next.seat);
+  page.myTurn = false;
+  if (mustPass(from, next.seat, page.device.openTable)) cover(next);
+  if (page.device.covered && page.device.ready && page.device.passTo?.seat === next.seat) {
+    page.device.ready = false;
+    page.device.covered = false;
+    $("pass-screen").dataset.seat = "";
+  }
+  onState(state, null);
+  showConnection(page.connection.status);
+}
+
+/** Take the table out of the page before anyone else can look at it, until `next` taps. */
+function cover(next) {
+  if (page.device.covered && page.device.passTo?.seat === next.seat) return;
+  page.device.covered = true;
+  page.device.passTo = next;
+  page.device.ready = false;
+  unmountTable();
+  $("table").replaceChildren();
+  render();
+}
+
+/** The pass-the-device screen: shown instead of the table until the next local player taps. */
+function renderPassScreen() {
+  let screen = $("pass-screen");
+  if (!screen) {
+    screen = h("section", { id: "pass-screen", class: "panel pass-screen", hidden: true, "aria-live": "assertive" });
+    $("table").before(screen);
+  }
+  const next = page.device.passTo;
+  const covered = page.device.covered && Boolean(next);
+  screen.hidden = !covered;
+  $("table").hidden = covered;
+  if (!covered) return false;
+  const name = next.name;
+  if (screen.dataset.seat !== String(next.seat)) {
+    screen.dataset.seat = String(next.seat);
+    fill(
+      screen,
+      h("h2", { tabindex: "-1" }, `Pass the device to ${name}`),
+      h("p", {}, `It is ${name}'s turn. Everyone else's cards are hidden; ${name}, tap when only you can see the screen.`),
+      h("button", { class: "button button-primary pass-ready", type: "button", onclick: reveal }, `I'm ${name}: show my table`),
+    );
+    screen.querySelector("h2").focus();
+    announce(`Pass the device to ${name}.`);
+  }
+  return true;
+}
+
+function reveal() {
+  // Not before the next player's own table is here (their state arrives on their connection):
+  // until then the tap is remembered, and switchSeat reveals.
+  if (page.seat?.seat !== page.device.passTo?.seat) {
+    page.device.ready = true;
+    return;
+  }
+  page.device.ready = false;
+  page.device.covered = false;
+  $("pass-screen").dataset.seat = "";
+  render();
+}
+
+/** The host's "players on this device" form, in the waiting room. */
+function renderLocalPlayers() {
+  let box = $("device-players");
+  if (!box) {
+    const input = h("input", { id: "device-name", maxlength: "24", placeholder: "e.g. Cy", autocomplete: "off", "aria-label": "Name of a player on this device" });
+    box = h(
+      "form",
+      { id: "device-players", class: "device-players", onsubmit: addLocalPlayer },
+      h("h3", {}, "Players on this device"),
+      h("p", { class: "muted small" }, "Playing around one phone or tablet? Add each player here; the page hands the device to whoever is due."),
+      h("ul", { id: "device-list", class: "device-list" }),
+      h("div", { class: "device-add" }, h("label", { class: "field" }, h("span", {}, "Name"), input), h("button", { id: "device-add", class: "button", type: "submit" }, "Add on this device")),
+      h("p", { id: "device-error", class: "form-error", role: "alert", hidden: true }),
+    );
+    $("host-tools").append(box);
+  }
+  const held = heldSeats(seats.get(roomId));
+  fill($("device-list"), held.map((s) => h("li", {}, s.name, s.seat === held[0].seat ? " (you)" : "")));
+}
+
+async function addLocalPlayer(event) {
+  event.preventDefault();
+  const input = $("device-name");
+  const name = input.value.trim();
+  if (!name) {
+    showError("device-error", new Error("Type the player's name."));
+    return;
+  }
+  $("device-add").disabled = true;
+  try {
+    const body = await api("POST", `/api/rooms/${roomId}/join`, { body: { name } });
+    const local = { seat: body.seat, token: body.token, name };
+    seats.save(roomId, withLocal(seats.get(roomId), local));
+    openLocal(local);
+    input.value = "";
+    showError("device-error", null);
+    refreshRoom();
+  } catch (error) {
+    showError("device-error", error);
+  } finally {
+    $("device-add").disabled = false;
+  }
 }
 
 async function refreshRoom() {
@@ -308,7 +480,8 @@ function render() {
   const playing = room.status !== "waiting" || (page.state && page.state.status !== "waiting");
   $("room-title").textContent = gameTitle();
   const statusWords = { waiting: "Waiting for players", playing: "In play", finished: "Finished" };
-  const who = page.seat ? `You are ${page.seat.name}` : "You are watching";
+  const here = heldSeats(seats.get(roomId));
+  const who = here.length > 1 ? `This device: ${listWords(here.map((s) => s.name))}` : page.seat ? `You are ${page.seat.name}` : "You are watching";
   $("room-sub").textContent = `${statusWords[room.status] || room.status} · ${who}`;
   document.body.dataset.status = room.status;
 
@@ -378,6 +551,7 @@ function renderWaiting() {
     note = "You are watching. The game begins when the host starts it.";
   }
   renderStarter(game, isHost);
+  if (isHost) renderLocalPlayers();
   $("waiting-note").textContent = note;
   $("waiting-note").classList.toggle("is-pulsing", !isHost);
   if (!page.seat && freeSeatCount() > 0 && !$("waiting-note").querySelector("button")) {
@@ -437,10 +611,15 @@ async function mountTable(gameId) {
   const module = await loadTable(gameId);
   if (page.room?.game !== gameId) return;
   unmountTable();
+  page.device.openTable = Boolean(module.openTable);
   const renderer = module.mount($("table"), {
     act,
     seatName,
     announce,
+    // Several players share this page (around one device): tables may show who is due in large.
+    get onDevice() {
+      return onDevice();
+    },
     get mySeat() {
       return page.seat ? page.seat.seat : null;
     },
@@ -482,6 +661,7 @@ function renderSummary() {
 
 async function renderGame() {
   const room = page.room;
+  if (renderPassScreen()) return;
   if (page.table?.game !== room.game) {
     page.mounting ||= mountTable(room.game).finally(() => {
       page.mounting = null;
@@ -518,7 +698,8 @@ function renderGameOver() {
     panel.hidden = true;
     return;
   }
-  const winners = result.winners.map((s) => (s === page.seat?.seat ? "You" : seatName(s)));
+  // Around one device every player is named: "You" would mean whoever held the device last.
+  const winners = result.winners.map((s) => (s === page.seat?.seat && !onDevice() ? "You" : seatName(s)));
   const youWon = page.seat && result.winners.includes(page.seat.seat);
   const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
   const rematch = page.room.rematch;

@@ -105,9 +105,10 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
       return ctx.mySeat;
     },
 
-    /** "You" for this browser's seat, the player's name otherwise. */
+    /** "You" for this browser's seat, the player's name otherwise (always the name when several
+     * players share this page: "you" would change hands). */
     name(seat, object = false) {
-      if (seat !== null && seat !== undefined && seat === ctx.mySeat) return object ? "you" : "You";
+      if (seat !== null && seat !== undefined && seat === ctx.mySeat && !ctx.onDevice) return object ? "you" : "You";
       return ctx.seatName(seat);
     },
 

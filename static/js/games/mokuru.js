@@ -87,9 +87,55 @@ function capital(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
+// Mokuru hides nothing from the table (Darkness's deck is shown only while choosing, to the
+// possessed player): around one device the page needs no pass-the-device screen.
+export const openTable = true;
+
+/** The glanceable line for the player due around one device: "Ann: 3 Flips back — 3 tries". */
+export function deviceLine(view, seat, seatName) {
+  const who = seatName(seat);
+  const trick = view.trick;
+  if (view.phase === "difficulty") return { who, what: "Choose your difficulty" };
+  if (view.phase === "confirm") return { who, what: `Did ${seatName(view.claim.seat)} land it?` };
+  if (trick && view.phase === "battle") return { who, what: `Battle: ${trick.card.name} — go!` };
+  if (trick && ["perform", "spent"].includes(view.phase)) {
+    const at = trick.players.indexOf(seat);
+    const tries = at >= 0 ? trick.tries[at] : 0;
+    if (view.phase === "spent") return { who, what: `${trick.card.name} — no tries left` };
+    return { who, what: `${trick.card.name} — ${tries} ${tries === 1 ? "try" : "tries"}` };
+  }
+  if (view.phase === "darkness") return { who, what: "Possessed: choose a trick for the others" };
+  if (view.phase === "target") return { who, what: `Choose who ${ACTION_NAMES[view.choosing?.action] || "it"} aims at` };
+  return { who, what: "Your turn: draw" };
+}
+
+/** The Marathon line-up in turn order from the drawer: everyone, each marked in, out or current;
+ * the line shrinks as players drop out. */
+export function lineup(trick, players) {
+  const seats = Array.from({ length: players }, (_, k) => (trick.performer + k) % players);
+  const current = trick.players[trick.at];
+  return seats.map((seat) => ({ seat, out: !trick.players.includes(seat), current: seat === current }));
+}
+
+/** The two sides of a Duel or Battle, from the trick and (for a Battle, whose racers drop out of
+ * `players`) the event that named the opponent. Each side: seat, tries left (Duel) and whether out. */
+export function contestSides(view) {
+  const trick = view.trick;
+  let seats = trick.players.slice(0, 2);
+  if (trick.mode === "battle" && view.phase !== "target") {
+    const named = [...(view.events || [])].reverse().find((e) => e.type === "target" && e.action === "battle" && e.seat === trick.performer);
+    if (named) seats = [named.seat, named.target];
+  }
+  return seats.map((seat) => {
+    const at = trick.players.indexOf(seat);
+    return { seat, tries: at >= 0 ? trick.tries[at] : 0, out: at < 0, current: view.phase !== "battle" && at === trick.at };
+  });
+}
+
 export function mount(root, ctx) {
   const els = {
     status: h("p", { class: "table-status mk-status", id: "turn-status" }),
+    device: h("div", { class: "mk-device-screen", hidden: true, "aria-live": "polite" }),
     board: h("ol", { class: "mk-board", "aria-label": "Belts board" }),
     seats: h("ul", { class: "mk-seats" }),
     trick: h("section", { class: "mk-trick", "aria-live": "polite" }),
@@ -103,14 +149,16 @@ export function mount(root, ctx) {
     h(
       "div",
       { class: "mokuru" },
-      h("div", { class: "felt mk-table" }, els.status, els.celebration, els.board, els.trick, els.moves, els.extra, els.seats),
+      h("div", { class: "felt mk-table" }, els.status, els.celebration, els.device, els.board, els.trick, els.moves, els.extra, els.seats),
       h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log),
     ),
   );
   let last = null;
   const kit = tableKit(root, ctx, { redraw: () => last && update(last) });
   const name = (seat) => kit.name(seat);
-  const whose = (seat) => (seat === ctx.mySeat ? "your" : `${name(seat)}'s`);
+  // Around one device the page speaks of every player by name: "you" would change hands.
+  const isMe = (seat) => seat === ctx.mySeat && !ctx.onDevice;
+  const whose = (seat) => (isMe(seat) ? "your" : `${name(seat)}'s`);
   const beltName = (view, index) => (index >= view.grandmaster ? "Grandmaster" : capital(view.belts[index]));
 
   function eventWords(view, e) {
@@ -196,7 +244,7 @@ export function mount(root, ctx) {
   }
 
   function statusText(state, view) {
-    if (view.winner !== null && view.winner !== undefined) return `${name(view.winner)} ${view.winner === ctx.mySeat ? "are" : "is"} Grandmaster!`;
+    if (view.winner !== null && view.winner !== undefined) return `${name(view.winner)} ${isMe(view.winner) ? "are" : "is"} Grandmaster!`;
     const acting = state.to_act || [];
     const mine = kit.myTurn(state);
     if (view.phase === "difficulty") return mine ? "Choose your difficulty." : `Waiting for ${listWords(acting.map(name))} to choose a difficulty…`;
@@ -275,7 +323,36 @@ export function mount(root, ctx) {
     if (trick.mode === "duel" || trick.mode === "doom") markers.push(h("span", { class: "mk-chip" }, trick.mode === "duel" ? "Duel" : "The Doom"));
     let performers;
     if (trick.mode === "marathon") {
-      performers = h("ol", { class: "mk-lineup", "aria-label": "Marathon line-up" }, trick.players.map((seat, i) => h("li", { class: i === trick.at ? "is-current" : "" }, name(seat))));
+      const line = lineup(trick, view.players);
+      performers = h(
+        "div",
+        { class: "mk-marathon" },
+        h("p", { class: "mk-lineup-count" }, `${trick.players.length} of ${line.length} still in`),
+        h(
+          "ol",
+          { class: "mk-lineup", "aria-label": "Marathon line-up" },
+          line.map((p) => h("li", { class: `${p.current ? "is-current" : ""}${p.out ? " is-out" : ""}`, "data-seat": p.seat }, name(p.seat), p.out ? h("span", { class: "mk-out" }, " out") : null)),
+        ),
+      );
+    } else if (trick.mode === "duel" || trick.mode === "battle") {
+      const sides = contestSides(view);
+      const side = (p) =>
+        h(
+          "div",
+          { class: `mk-side${p.current ? " is-current" : ""}${p.out ? " is-out" : ""}`, "data-seat": p.seat },
+          kit.avatar(p.seat),
+          h("strong", { class: "mk-side-name" }, name(p.seat)),
+          trick.mode === "duel"
+            ? tryDots(view.seats[p.seat].tries_per_trick, p.tries)
+            : h("span", { class: "mk-side-state" }, p.out ? "out" : view.phase === "battle" ? "racing" : ""),
+        );
+      performers = h(
+        "div",
+        { class: "mk-versus mk-performers", "aria-label": `${trick.mode === "duel" ? "Duel" : "Battle"}: ${sides.map((p) => name(p.seat)).join(" against ")}` },
+        side(sides[0]),
+        h("span", { class: "mk-vs", "aria-hidden": "true" }, "vs"),
+        sides[1] ? side(sides[1]) : h("div", { class: "mk-side is-open" }, h("strong", { class: "mk-side-name" }, "?"), h("span", { class: "mk-side-state" }, "to be chosen")),
+      );
     } else {
       performers = h(
         "ul",
@@ -304,6 +381,26 @@ export function mount(root, ctx) {
     );
   }
 
+  /** The possessed player's chooser: the deck's tricks by category, hardest categories last. */
+  function darknessChooser(view, actions) {
+    const deck = new Map((view.darkness_deck || []).map((c) => [c.id, c]));
+    const groups = new Map();
+    for (const action of actions) {
+      const category = deck.get(action.card)?.category || "Other";
+      if (!groups.has(category)) groups.set(category, []);
+      groups.get(category).push(action);
+    }
+    const order = ["Basic", "Advanced", "Battle", "Challenge", "Other"];
+    return h(
+      "div",
+      { class: "mk-darkness-chooser" },
+      h("p", { class: "mk-dark" }, "Pick the trick every other player must perform on their next turn."),
+      order
+        .filter((c) => groups.has(c))
+        .map((c) => h("section", { class: "mk-dark-group" }, h("h3", {}, `${c} (${groups.get(c).length})`), h("div", { class: "mk-dark-moves" }, groups.get(c).map((a) => moveButton(view, a))))),
+    );
+  }
+
   function update(state) {
     last = state;
     const view = state.view || {};
@@ -321,14 +418,25 @@ export function mount(root, ctx) {
       // have optional moves (Immunity against a pending effect, Steal a Trick), shown apart.
       const waited = mine ? actions : [];
       const optional = mine ? [] : actions;
-      const big = ["perform", "battle", "spent", "confirm", "draw"].includes(view.phase);
-      fill(els.moves, waited.map((a) => moveButton(view, a, big)));
+      const device = Boolean(ctx.onDevice) && mine;
+      els.device.hidden = !device;
+      if (device) {
+        const line = deviceLine(view, ctx.mySeat, ctx.seatName);
+        fill(els.device, h("p", { class: "mk-device-who" }, line.who), h("p", { class: "mk-device-what" }, line.what));
+      }
+      els.moves.classList.toggle("is-device", device);
+      // Around one device the big buttons sit right under the big line, above the board.
+      const anchor = device ? els.device : els.trick;
+      if (anchor.nextSibling !== els.moves) anchor.after(els.moves);
+      const big = device || ["perform", "battle", "spent", "confirm", "draw"].includes(view.phase);
+      if (view.phase === "darkness" && mine) fill(els.moves, darknessChooser(view, waited));
+      else fill(els.moves, waited.map((a) => moveButton(view, a, big)));
       els.moves.hidden = !waited.length;
       fill(els.extra, optional.length ? [h("p", { class: "small" }, "You may act now, out of turn:"), optional.map((a) => moveButton(view, a))] : []);
       els.extra.hidden = !optional.length;
       const over = view.winner !== null && view.winner !== undefined;
       els.celebration.hidden = !over;
-      if (over) fill(els.celebration, h("p", { class: "mk-grandmaster" }, "★ ", `${name(view.winner)} ${view.winner === ctx.mySeat ? "are" : "is"} Grandmaster!`));
+      if (over) fill(els.celebration, h("p", { class: "mk-grandmaster" }, "★ ", `${name(view.winner)} ${isMe(view.winner) ? "are" : "is"} Grandmaster!`));
       kit.renderLog(els.log, news.events.map((e) => ({ text: eventWords(view, e), seq: e.seq })));
     });
     const said = news.fresh.filter((e) => e.seat !== ctx.mySeat && e.type !== "turn").map((e) => eventWords(view, e));

@@ -1,0 +1,156 @@
+"""The bot runner offers bots their optional actions (out of turn), and gives people a fair chance
+when a bot and a person are waited for at the same time (see docs/rules-decisions.md)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+from engines.core import registry
+
+from . import bells_game
+from .conftest import auth
+
+
+@pytest.fixture
+def bells(database_url: str) -> Iterator[TestClient]:
+    registry.register("bells", "tests.app.bells_game")
+    try:
+        with TestClient(create_app(Settings(database_url=database_url, bot_delay=0))) as client:
+            yield client
+    finally:
+        registry.unregister("bells")
+
+
+def start_with_a_bot(client: TestClient, laps: int = 2) -> tuple[str, dict[str, str]]:
+    room = client.post("/api/rooms", json={"game": "bells", "name": "Ann", "options": {"laps": laps}}).json()
+    room_id, host = room["room_id"], auth(room["token"])
+    assert client.post(f"/api/rooms/{room_id}/bots", headers=host).status_code in (200, 201)
+    assert client.post(f"/api/rooms/{room_id}/start", headers=host).status_code == 200
+    return room_id, host
+
+
+def events(client: TestClient, room_id: str) -> list[tuple[str, int]]:
+    view = client.get(f"/api/rooms/{room_id}/state").json()["view"]
+    return [(e["type"], e["seat"]) for e in view["events"]]
+
+
+def wait_until(check: Callable[[], Any], seconds: float = 5.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+def runner_idle(client: TestClient) -> bool:
+    return not client.app.state.runtime.bots._tasks  # type: ignore[attr-defined]
+
+
+def act(client: TestClient, room_id: str, host: dict[str, str], kind: str) -> None:
+    response = client.post(f"/api/rooms/{room_id}/actions", headers=host, json={"action": {"type": kind}})
+    assert response.status_code == 200, response.text
+
+
+def test_a_bot_takes_its_optional_action_while_a_person_is_to_act(bells: TestClient) -> None:
+    room_id, host = start_with_a_bot(bells)
+    assert wait_until(lambda: ("ring", 1) in events(bells, room_id))
+    state = bells.get(f"/api/rooms/{room_id}/state", headers=host).json()
+    assert state["to_act"] == [0] and state["legal_actions"] == [{"type": "step"}]
+    # The bot rang once: the runner then ends, waiting for the person.
+    wait_until(lambda: runner_idle(bells))
+    assert events(bells, room_id) == [("ring", 1)]
+
+
+def test_an_optional_action_after_a_persons_move_wakes_the_bot(
+    bells: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The bot may ring only from the second lap on: nothing wakes it but the person's moves.
+    def late(self: Any, state: bells_game.BellsState, seat: int) -> Any:
+        return {"type": "ring"} if state.lap >= 1 and seat not in state.rung else None
+
+    monkeypatch.setattr(bells_game.BellBot, "optional", late)
+    room_id, host = start_with_a_bot(bells)
+    act(bells, room_id, host, "step")
+    wait_until(lambda: ("vote", 1) in events(bells, room_id))
+    wait_until(lambda: runner_idle(bells))
+    assert ("ring", 1) not in events(bells, room_id)
+    act(bells, room_id, host, "vote")
+    assert wait_until(lambda: ("ring", 1) in events(bells, room_id))
+    assert events(bells, room_id) == [("step", 0), ("step", 1), ("vote", 1), ("vote", 0), ("ring", 1)]
+
+
+def test_a_bot_that_declines_does_nothing_and_the_runner_ends(
+    bells: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[int] = []
+
+    def decline(self: Any, state: bells_game.BellsState, seat: int) -> Any:
+        asked.append(seat)
+        return None
+
+    monkeypatch.setattr(bells_game.BellBot, "optional", decline)
+    room_id, _host = start_with_a_bot(bells)
+    wait_until(lambda: asked and runner_idle(bells))
+    time.sleep(0.1)
+    assert events(bells, room_id) == [] and runner_idle(bells) and asked == [1]
+
+
+def test_a_refused_optional_action_is_not_offered_again(
+    bells: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[int] = []
+
+    def illegal(self: Any, state: bells_game.BellsState, seat: int) -> Any:
+        asked.append(seat)
+        return {"type": "ring", "twice": True}
+
+    monkeypatch.setattr(bells_game.BellBot, "optional", illegal)
+    room_id, host = start_with_a_bot(bells)
+    wait_until(lambda: asked and runner_idle(bells))
+    time.sleep(0.1)
+    assert asked == [1] and runner_idle(bells) and events(bells, room_id) == []
+    # The match goes on: the person steps, the bot (asked again at the new version) then takes its turn.
+    act(bells, room_id, host, "step")
+    assert wait_until(lambda: ("step", 1) in events(bells, room_id))
+
+
+def test_a_bot_lets_a_person_waited_for_at_the_same_time_answer_first(
+    bells: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bells_game.BellBot, "optional", lambda self, state, seat: None)
+    runner = bells.app.state.runtime.bots  # type: ignore[attr-defined]
+    monkeypatch.setattr(runner, "_delay", 1.0)  # a patient bot waits 8 x 1 s
+    room_id, host = start_with_a_bot(bells)
+    # The person steps, then rings while the bot (to step) waits for them: nothing optional is left.
+    act(bells, room_id, host, "step")
+    act(bells, room_id, host, "ring")
+    wait_until(lambda: bells.get(f"/api/rooms/{room_id}/state").json()["to_act"] == [0, 1])
+    # Both must vote: the bot, done with its usual 1 s, still waits for the person.
+    time.sleep(1.5)
+    assert events(bells, room_id) == [("step", 0), ("ring", 0), ("step", 1)]
+    act(bells, room_id, host, "vote")
+    # The person's vote ends the bot's wait: it votes long before its 8 s are up.
+    wait_until(lambda: ("vote", 1) in events(bells, room_id), 4)
+    assert events(bells, room_id)[3:] == [("vote", 0), ("vote", 1)]
+
+
+def test_a_patient_bot_still_acts_when_the_person_does_not(
+    bells: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bells_game.BellBot, "optional", lambda self, state, seat: None)
+    room_id, host = start_with_a_bot(bells)
+    runner = bells.app.state.runtime.bots  # type: ignore[attr-defined]
+    monkeypatch.setattr(runner, "_delay", 0.05)
+    act(bells, room_id, host, "step")
+    assert wait_until(lambda: ("vote", 1) in events(bells, room_id), 3)
+    state = bells.get(f"/api/rooms/{room_id}/state", headers=host).json()
+    assert state["to_act"] == [0] and state["legal_actions"] == [{"type": "vote"}]
