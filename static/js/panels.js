@@ -1,17 +1,19 @@
 // The side panel a game's descriptor names (`panel`): a points score pad, stars, or a
-// progress track towards a goal. Each reads the room body's score pad only.
+// progress track towards a goal. Each reads the room body's score pad, or the standing the
+// game's table reads off the view when it moves within a round (`live`).
 
 import { fill, h } from "./dom.js";
 import { bestTotal, renderScorepad } from "./scorepad.js";
 
-function totalsOf(room) {
+export function totalsOf(room, live = null) {
+  if (Array.isArray(live) && live.length === room.seats.length) return live;
   const pad = room.scorepad || { rounds: [], totals: [] };
   return pad.totals.length ? pad.totals : room.seats.map(() => 0);
 }
 
 /** Stars: each seat's total as a row of stars, the leader named as such. */
-function renderStars(container, room, state, seatName, { winner }) {
-  const totals = totalsOf(room);
+function renderStars(container, room, state, seatName, { winner, live }) {
+  const totals = totalsOf(room, live);
   const winners = new Set(state?.result?.winners || []);
   const best = bestTotal(totals, winner);
   const scored = (room.scorepad?.rounds || []).length > 0;
@@ -36,8 +38,8 @@ function renderStars(container, room, state, seatName, { winner }) {
 }
 
 /** Progress: how far each seat has come, as a bar towards the goal when the table names one. */
-function renderProgress(container, room, state, seatName, { goal }) {
-  const totals = totalsOf(room);
+function renderProgress(container, room, state, seatName, { goal, live }) {
+  const totals = totalsOf(room, live);
   const winners = new Set(state?.result?.winners || []);
   const top = Math.max(goal ?? 0, ...totals, 1);
   fill(
@@ -63,11 +65,12 @@ const PANELS = { points: renderScorepad, stars: renderStars, progress: renderPro
 
 /** Draw the `kind` of panel into `container`; an unknown kind falls back to the score pad.
  * `winner` is the descriptor's rule (it marks the leader); `goal` the total that ends the game,
- * when the game's table names one. */
-export function renderPanel(kind, container, room, state, seatName, { winner = "lowest_total", goal = null } = {}) {
+ * when the game's table names one; `live` each seat's standing now, when the table reads one off
+ * the view (else the score pad's totals). */
+export function renderPanel(kind, container, room, state, seatName, { winner = "lowest_total", goal = null, live = null } = {}) {
   if (container.dataset.panel !== kind) {
     container.dataset.panel = kind;
     delete container.dataset.key;
   }
-  (PANELS[kind] || renderScorepad)(container, room, state, seatName, { winner, goal });
+  (PANELS[kind] || renderScorepad)(container, room, state, seatName, { winner, goal, live });
 }

@@ -686,9 +686,12 @@ function renderSide() {
   // there is one, comes from the game's own table (its view is the game's business).
   const winner = game?.winner || "lowest_total";
   const goal = (page.state && page.table?.renderer.goal?.(page.state)) ?? null;
+  // A game whose standing moves within a round (Mokuru's belts) shows it live; others show the
+  // totals of the rounds scored so far.
+  const live = (page.state && page.table?.renderer.standing?.(page.state)) ?? null;
   const panel = game?.panel || "points";
   $("scorepad-title").textContent = PANEL_TITLES[panel] || PANEL_TITLES.points;
-  renderPanel(panel, $("scorepad"), page.room, page.state, seatName, { winner, goal });
+  renderPanel(panel, $("scorepad"), page.room, page.state, seatName, { winner, goal, live });
 }
 
 function renderGameOver() {

@@ -138,6 +138,10 @@ def test_a_duel_played_then_the_bots_immunity_out_of_turn(
     bo.locator(key({"type": "witness", "verdict": "confirm"})).click()
     expect(ann.locator("#game-log")).to_contain_text("Bo confirmed your success")
     expect(bo.locator("#game-log")).to_contain_text("Ann won the duel")
+    # The progress panel follows the belt at once, not only when the round ends.
+    expect(bo.locator('#scorepad .progress-rows li[data-seat="0"] .panel-total')).to_have_text(
+        re.compile(r"^1/")
+    )
 
     # Bo aims an action card at the bot, which blocks it with its Immunity, out of turn.
     expect(bo.locator(draw)).to_be_visible()

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.browser
 def _finished_match(base: str, game: str, options: dict[str, int]) -> tuple[str, int]:
     """A two-player match played to its end through the API with random legal moves."""
     with httpx.Client(base_url=base) as api:
-        made = api.post("/api/rooms", json={"game": game, "name": "Annabelle" * 3, "options": options}).json()
+        made = api.post(
+            "/api/rooms", json={"game": game, "name": "AnnabelleAnnabelleLongna", "options": options}
+        ).json()
         room = made["room_id"]
         bo = api.post(f"/api/rooms/{room}/join", json={"name": "Bo"}).json()
         tokens = [made["token"], bo["token"]]

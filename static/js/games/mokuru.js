@@ -447,6 +447,8 @@ export function mount(root, ctx) {
     update,
     // The side panel's progress bars run up to the Grandmaster belt.
     goal: (state) => state.view?.grandmaster ?? null,
+    // Belts move within a round (a trick landed, a Belt Steal): the bars follow the board.
+    standing: (state) => state.view?.seats?.map((s) => s.belt) ?? null,
     destroy() {
       root.replaceChildren();
     },
