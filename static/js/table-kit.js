@@ -201,9 +201,16 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
     },
 
     /** Say the others' moves (already in words) and whose turn it is now. */
-    announceMoves(said, state, nextSeat) {
+    announceMoves(lines, state, nextSeat) {
+      // Lines are words, or {seat, text}: what this seat did itself is not read back to it.
+      const said = lines
+        .filter((line) => typeof line === "string" || line.seat === undefined || line.seat !== ctx.mySeat)
+        .map((line) => (typeof line === "string" ? line : line.text));
       const myTurn = seatActs(state, ctx.mySeat);
-      const next = !state.result && nextSeat !== null && nextSeat !== undefined ? ctx.seatName(nextSeat) : null;
+      // Without a seat named, the next is whoever alone the game waits for.
+      const waited = state.to_act || [];
+      const seat = nextSeat === undefined ? (waited.length === 1 ? waited[0] : null) : nextSeat;
+      const next = !state.result && seat !== null ? ctx.seatName(seat) : null;
       const text = movesAnnouncement(said, { myTurn, next });
       if (text) ctx.announce(text);
     },

@@ -12,6 +12,7 @@ import {
   movesAnnouncement,
   othersInOrder,
   seatActs,
+  tableKit,
 } from "../../static/js/table-kit.js";
 
 const ev = (seq, type = "play", more = {}) => ({ seq, type, ...more });
@@ -102,5 +103,29 @@ describe("seats around the table", () => {
     assert.deepEqual(othersInOrder([0, 1, 2, 3], 2), [3, 0, 1]);
     assert.deepEqual(othersInOrder([0, 1, 2, 3], 0), [1, 2, 3]);
     assert.deepEqual(othersInOrder([0, 1, 2], null), [0, 1, 2]);
+  });
+});
+
+describe("announcing the others' moves", () => {
+  const kitFor = (mySeat) => {
+    const heard = [];
+    const ctx = { mySeat, seatName: (seat) => ["Ann", "Bo", "Cy"][seat], announce: (text) => heard.push(text) };
+    return { kit: tableKit(null, ctx), heard };
+  };
+
+  it("leaves out this seat's own lines and names the one seat the game waits for", () => {
+    const { kit, heard } = kitFor(0);
+    const lines = [{ seat: 0, text: "You played a 5." }, { seat: 1, text: "Bo drew a card." }, "The deck was shuffled."];
+    kit.announceMoves(lines, { to_act: [2], result: null });
+    assert.equal(heard.length, 1);
+    assert.ok(!heard[0].includes("You played"), heard[0]);
+    assert.ok(heard[0].includes("Bo drew a card.") && heard[0].includes("The deck was shuffled."), heard[0]);
+    assert.ok(heard[0].includes("Cy"), heard[0]);
+  });
+
+  it("names nobody when several seats act at once and none is given", () => {
+    const { kit, heard } = kitFor(0);
+    kit.announceMoves([{ seat: 1, text: "Bo chose." }], { to_act: [1, 2], result: null });
+    assert.ok(!heard[0].includes("Cy"), heard[0]);
   });
 });

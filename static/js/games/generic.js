@@ -170,7 +170,7 @@ export function mount(root, ctx) {
       );
     });
     const said = news.fresh.filter((e) => e.seat !== ctx.mySeat).map((e) => eventWords(e, { name, cards }));
-    kit.announceMoves(said, state, (state.to_act || []).length === 1 ? state.to_act[0] : null);
+    kit.announceMoves(said, state);
   }
 
   return {

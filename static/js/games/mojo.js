@@ -425,10 +425,7 @@ export function mount(root, ctx) {
 
     // Say what the others did, in words, and whose turn it is now: the felt alone tells
     // a screen reader nothing. The page already says "Your turn." when nothing else is new.
-    const said = describeEvents(news.fresh, name, piles)
-      .filter((line) => line.seat === undefined || line.seat !== ctx.mySeat)
-      .map((line) => line.text);
-    kit.announceMoves(said, state, view.current);
+    kit.announceMoves(describeEvents(news.fresh, name, piles), state, view.current);
   }
 
   return {

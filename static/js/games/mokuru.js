@@ -440,7 +440,7 @@ export function mount(root, ctx) {
       kit.renderLog(els.log, news.events.map((e) => ({ text: eventWords(view, e), seq: e.seq })));
     });
     const said = news.fresh.filter((e) => e.seat !== ctx.mySeat && e.type !== "turn").map((e) => eventWords(view, e));
-    kit.announceMoves(said, state, (state.to_act || []).length === 1 ? state.to_act[0] : null);
+    kit.announceMoves(said, state);
   }
 
   return {

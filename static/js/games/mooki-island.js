@@ -481,15 +481,11 @@ export function mount(root, ctx) {
       renderEnd(view, state);
       kit.renderLog(els.log, describeEvents(news.events, name, tops), "The piles are ready. Nothing taken yet.");
     });
-    const said = describeEvents(news.fresh, name, tops)
-      .filter((line) => line.seat === undefined || line.seat !== ctx.mySeat)
-      .map((line) => line.text);
-    kit.announceMoves(said, state, view.current);
+    kit.announceMoves(describeEvents(news.fresh, name, tops), state, view.current);
   }
 
   return {
     update,
-    higherWins: true,
     destroy() {
       root.replaceChildren();
     },
