@@ -66,11 +66,11 @@ def test_a_rematch_keeps_the_seat_order_so_no_bot_moves_ahead_of_a_player(client
     def seats() -> list[tuple[int, str, bool]]:
         return [(s["seat"], s["name"], s["bot"]) for s in client.get(f"/api/rooms/{rematch}").json()["seats"]]
 
-    assert seats() == [(0, "Ann", False), (1, "Bot 2", True)]
+    assert seats() == [(0, "Ann", False), (1, "Ada", True)]
     back = client.post(f"/api/rooms/{rematch}/join", json={"name": "Bo"}).json()
     # Bo sat before the bot last time, and does again; the bot moves up one place.
     assert back["seat"] == 1
-    assert seats() == [(0, "Ann", False), (1, "Bo", False), (2, "Bot 2", True)]
+    assert seats() == [(0, "Ann", False), (1, "Bo", False), (2, "Ada", True)]
     start = client.post(f"/api/rooms/{rematch}/start", headers=auth(made["token"]))
     assert start.status_code == 200
     state = client.get(f"/api/rooms/{rematch}/state", headers=auth(back["token"])).json()
