@@ -28,7 +28,7 @@ def parse_viewpoint(raw: str | None, players: int) -> int | str:
         return SPECTATOR
     if raw == ALL:
         return ALL
-    if raw is not None and raw.isdigit() and int(raw) < players:
+    if raw is not None and raw.isascii() and raw.isdigit() and int(raw) < players:
         return int(raw)
     raise AppError(
         "invalid_request", f"seat must be a seat number from 0 to {players - 1}, 'spectator' or 'all'"
