@@ -19,6 +19,7 @@ from app.db import upgrade
 from app.main import create_app
 from engines.core import registry
 from tests.servers import ServeProcess
+from tests.services import service_missing
 
 with warnings.catch_warnings():
     # Starlette nudges towards httpx2; the test client itself works as documented.
@@ -31,10 +32,7 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 def _service_missing(name: str, error: Exception) -> None:
     """Skip when a service is absent, except where CI promised it (then its absence is a failure)."""
-    message = f"{name} is unreachable: {error}"
-    if os.environ.get("MOTABLE_REQUIRE_SERVICES"):
-        pytest.fail(message)
-    pytest.skip(message)
+    service_missing(f"{name} is unreachable: {error}")
 
 
 @pytest.fixture(autouse=True)

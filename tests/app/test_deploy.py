@@ -10,13 +10,14 @@ import pytest
 import yaml
 
 from tests.servers import ROOT
+from tests.services import service_missing
 
 
 @pytest.fixture
 def compose() -> dict[str, Any]:
     """The compose file as `docker-compose config` validates and resolves it."""
     if shutil.which("docker-compose") is None:
-        pytest.skip("docker-compose is not installed (apt-get install docker-compose)")
+        service_missing("docker-compose is not installed (apt-get install docker-compose)")
     done = subprocess.run(
         ["docker-compose", "-f", str(ROOT / "docker-compose.yml"), "config"],
         capture_output=True,

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.servers import ROOT, ServeProcess, free_port
+from tests.services import service_missing
 
 
 @dataclass
@@ -60,9 +61,7 @@ http {{
 def proxy(tmp_path: Path, sqlite_url: str) -> Iterator[Proxy]:
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx is None:
-        if os.environ.get("MOTABLE_REQUIRE_SERVICES"):
-            pytest.fail("nginx is not installed (apt-get install nginx-light)")
-        pytest.skip("nginx is not installed (apt-get install nginx-light)")
+        service_missing("nginx is not installed (apt-get install nginx-light)")
     server = ServeProcess(
         {
             "DATABASE_URL": sqlite_url,

@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from tests.servers import ServeProcess, free_port
+from tests.services import service_missing
 
 from .conftest import auth
 from .test_processes import join_socket
@@ -35,7 +36,7 @@ class PrivateRedis:
     def start(self) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
-            pytest.skip("redis-server is not installed")
+            service_missing("redis-server is not installed")
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
             cwd=self.directory,
