@@ -502,7 +502,7 @@ export function mount(root, ctx) {
       "div",
       { class: "mine-head" },
       kit.avatar(mine),
-      h("span", { class: "seat-title" }, `${ctx.seatName(mine)} (you)`),
+      h("span", { class: "seat-title", title: `${ctx.seatName(mine)} (you)` }, `${ctx.seatName(mine)} (you)`),
       myTurn ? h("span", { class: "turn-flag is-you" }, view.phase === "set_aside" ? "choose a bonus" : "your turn") : null,
       h(
         "span",
