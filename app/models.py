@@ -151,4 +151,7 @@ class ChatMessage(Base):
     seat: Mapped[int | None] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(400))
+    # The seq of the match's last event when it was said (None before the first deal): the
+    # table's log shows the message after that event.
+    after_seq: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

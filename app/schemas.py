@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, StrictInt
+from pydantic import AfterValidator, BaseModel, Field, StrictInt
 
 from app.names import clean_name
 
 # Cleaned of invisible and direction-changing characters, 1 to 24 characters (app/names.py).
 Name = Annotated[str, AfterValidator(clean_name)]
+# A move clock in seconds, or null for none: any 32-bit number parses, and the range is checked
+# with a worded refusal (app/services/rooms.py check_clock).
+ClockSeconds = Annotated[StrictInt, Field(ge=-(2**31), le=2**31 - 1)] | None
 
 
 class CreateRoom(BaseModel):
     game: str
     name: Name
     options: dict[str, Any] | None = None
+    clock: ClockSeconds = None
 
 
 class JoinRoom(BaseModel):

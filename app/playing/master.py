@@ -52,9 +52,11 @@ class Master:
         return await run_in_threadpool(self.services.seat_of, room_id, token)
 
     # -- use cases that change a room -----------------------------------------
-    async def create_room(self, game: str, name: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    async def create_room(
+        self, game: str, name: str, options: dict[str, Any] | None, clock: int | None = None
+    ) -> dict[str, Any]:
         # Nobody watches a room that did not exist: nothing to publish.
-        return await run_in_threadpool(self.services.create_room, game, name, options)
+        return await run_in_threadpool(self.services.create_room, game, name, options, clock)
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
         joined = await run_in_threadpool(self.services.join, room_id, name)

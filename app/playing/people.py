@@ -130,7 +130,7 @@ class People:
         key = f"{room_id}:{token or client}"
         if not self.chatting.allow(key):
             raise AppError("rate_limited", "you are writing too fast; wait a moment")
-        message = await self._commit(people.say, room_id, token, text, name)
+        message = await self._commit(people.say, room_id, token, text, name, self.services.cache)
         await self.master._publish(room_id, {"kind": "chat", "message": message})
         return message
 

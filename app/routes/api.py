@@ -21,7 +21,7 @@ async def list_games() -> list[dict[str, Any]]:
 
 @router.post("/api/rooms", status_code=201)
 async def create_room(body: CreateRoom, request: Request, master: MasterDep) -> dict[str, Any]:
-    created = await master.create_room(body.game, body.name, body.options)
+    created = await master.create_room(body.game, body.name, body.options, body.clock)
     return {
         "room_id": created["room_id"],
         "join_url": join_url(request, created["room_id"]),

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from app.deps import MasterDep, TokenDep
 from app.errors import AppError
-from app.schemas import Name
+from app.schemas import ClockSeconds, Name
 
 router = APIRouter()
 
@@ -23,8 +23,7 @@ SeatNumber = Annotated[int, Path(ge=0, le=MAX_SEAT)]
 
 
 class SetClock(BaseModel):
-    # Seconds per move, or null for no clock (the range is checked with a worded refusal).
-    seconds: Annotated[StrictInt, Field(ge=-(2**31), le=2**31 - 1)] | None = None
+    seconds: ClockSeconds = None
 
 
 class AskSeat(BaseModel):

@@ -19,15 +19,12 @@ from app.names import clean_chat
 from app.services.auth import hash_token, new_token, player_seat, seat_of
 from app.services.cache import StateCache
 from app.services.matches import current_match, load_state
-from app.services.rooms import find_room
+from app.services.rooms import check_clock, find_room
 from engines.core import get_bots, get_engine
 
 # Seconds a player must have been away before the others may let a bot play for them, or the host
 # may remove them.
 GONE_AFTER = float(os.environ.get("MOTABLE_GONE_AFTER", "120"))
-# Move clocks the API accepts: from one second (tests) to a week (the slowest correspondence game).
-CLOCK_MIN = 1
-CLOCK_MAX = 7 * 24 * 3600
 # Chat messages kept and served per room (older ones are still stored).
 CHAT_KEPT = 100
 # Pending seat requests a room may hold at once (more: rate_limited).
@@ -94,8 +91,7 @@ def set_clock(session: Session, room_id: str, token: str | None, seconds: int | 
         raise AppError("forbidden", "only the host may set the clock")
     if current_match(session, room_id) is not None:
         raise AppError("already_started", "the clock is set before the match starts")
-    if seconds is not None and not CLOCK_MIN <= seconds <= CLOCK_MAX:
-        raise AppError("invalid_request", f"a move's time is {CLOCK_MIN} to {CLOCK_MAX} seconds, or null")
+    check_clock(seconds)
     room.clock = seconds
 
 
@@ -287,10 +283,23 @@ def message_body(message: ChatMessage) -> dict[str, Any]:
         "name": message.name,
         "text": message.text,
         "at": aware(message.created_at).isoformat(),
+        "after": message.after_seq,
     }
 
 
-def say(session: Session, room_id: str, token: str | None, text: str, name: str | None) -> dict[str, Any]:
+def last_event_seq(session: Session, room_id: str, cache: StateCache) -> int | None:
+    """The seq of the newest event of the room's match (0 before any), None without a match."""
+    match = current_match(session, room_id)
+    if match is None:
+        return None
+    engine = get_engine(match.game)
+    events = engine.view(load_state(session, match, cache), None).get("events") or []
+    return int(events[-1]["seq"]) if events else 0
+
+
+def say(
+    session: Session, room_id: str, token: str | None, text: str, name: str | None, cache: StateCache
+) -> dict[str, Any]:
     room = find_room(session, room_id)
     seat = seat_of(session, room_id, token)
     try:
@@ -303,7 +312,8 @@ def say(session: Session, room_id: str, token: str | None, text: str, name: str 
         shown = f"{name} (watching)" if name else "Spectator"
     else:
         shown = _seat(session, room_id, seat).name
-    message = ChatMessage(room_id=room_id, seat=seat, name=shown[:40], text=cleaned)
+    after = last_event_seq(session, room_id, cache)
+    message = ChatMessage(room_id=room_id, seat=seat, name=shown[:40], text=cleaned, after_seq=after)
     session.add(message)
     session.flush()
     return message_body(message)

@@ -30,7 +30,19 @@ def find_room(session: Session, room_id: str, *, lock: bool = False) -> Room:
     return room
 
 
-def create_room(session: Session, game: str, name: str, options: dict[str, Any] | None) -> dict[str, Any]:
+# Move clocks the API accepts: from one second (tests) to a week (the slowest correspondence game).
+CLOCK_MIN = 1
+CLOCK_MAX = 7 * 24 * 3600
+
+
+def check_clock(seconds: int | None) -> None:
+    if seconds is not None and not CLOCK_MIN <= seconds <= CLOCK_MAX:
+        raise AppError("invalid_request", f"a move's time is {CLOCK_MIN} to {CLOCK_MAX} seconds, or null")
+
+
+def create_room(
+    session: Session, game: str, name: str, options: dict[str, Any] | None, clock: int | None = None
+) -> dict[str, Any]:
     if game not in game_ids():
         raise AppError("invalid_request", f"unknown game {game!r}; the games are {', '.join(game_ids())}")
     spec = get_engine(game).spec
@@ -38,7 +50,8 @@ def create_room(session: Session, game: str, name: str, options: dict[str, Any] 
         parsed = spec.parse_options(options)
     except EngineError as error:
         raise AppError.from_engine(error) from None
-    room = Room(id=new_room_id(), game=game, options=parsed.model_dump(mode="json"))
+    check_clock(clock)
+    room = Room(id=new_room_id(), game=game, options=parsed.model_dump(mode="json"), clock=clock)
     token = new_token()
     session.add(room)
     session.add(Seat(room_id=room.id, seat=0, name=name, token_hash=hash_token(token), bot=False))

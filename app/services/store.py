@@ -109,9 +109,11 @@ class Services:
         self._facts = _Lru(FACTS_SIZE)
 
     # -- rooms ------------------------------------------------------------
-    def create_room(self, game: str, name: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    def create_room(
+        self, game: str, name: str, options: dict[str, Any] | None, clock: int | None = None
+    ) -> dict[str, Any]:
         with self.db.transaction() as session:
-            return rooms.create_room(session, game, name, options)
+            return rooms.create_room(session, game, name, options, clock)
 
     def join(self, room_id: str, name: str) -> dict[str, Any]:
         with self.db.transaction() as session:

@@ -2,6 +2,7 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
+import { CLOCKS } from "./people-kit.js";
 import { playerName, seats, storageBlocked } from "./storage.js";
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
@@ -10,6 +11,7 @@ const nameInput = document.getElementById("player-name");
 const optionsBox = document.getElementById("options");
 const optionsFields = document.getElementById("options-fields");
 const errorBox = document.getElementById("create-error");
+const clockChoice = document.getElementById("lobby-clock");
 
 function words(key) {
   const spaced = key.replace(/[_-]+/g, " ");
@@ -130,7 +132,8 @@ async function create(event) {
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {
-    const room = await api("POST", "/api/rooms", { body: { game: game.id, name, options: readOptions() } });
+    const clock = clockChoice.value ? Number(clockChoice.value) : null;
+    const room = await api("POST", "/api/rooms", { body: { game: game.id, name, options: readOptions(), clock } });
     playerName.set(name);
     seats.save(room.room_id, { seat: room.seat, token: room.token, name, game: game.id, status: "waiting" });
     // A browser that keeps nothing carries the seat to the room page in the link's fragment
@@ -247,5 +250,6 @@ form.addEventListener("change", (event) => {
   if (event.target.name === "game") showOptions();
 });
 form.addEventListener("submit", create);
+fill(clockChoice, ...CLOCKS.map(([value, label]) => h("option", { value: value === null ? "" : String(value) }, label)));
 showOptions();
 listRooms();

@@ -2,6 +2,15 @@
 // countdown words, the seat link's fragment, chat muting and when to notify. Tested under
 // `node --test` (tests/js/people-kit.test.mjs).
 
+/** The move clocks a room offers (seconds, or null for none) and their words. */
+export const CLOCKS = [
+  [null, "No clock"],
+  [60, "1 minute a move"],
+  [180, "3 minutes a move"],
+  [3600, "1 hour a move"],
+  [86400, "1 day a move"],
+];
+
 /** The first grapheme of a name, upper-cased: "🦊 Fox" gives "🦊", "Zoë" gives "Z", an emoji
  * family stays whole (never half a surrogate pair, which would show as "�"). */
 export function initial(name) {

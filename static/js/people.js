@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import {
   addMessage,
+  CLOCKS,
   countdownWords,
   initial,
   mayRemove,
@@ -22,13 +23,6 @@ const $ = (id) => document.getElementById(id);
 const MUTED_KEY = "motable.muted";
 const NOTIFY_KEY = "motable.notify";
 const ASKED_KEY = "motable.asked";
-const CLOCKS = [
-  [null, "No clock"],
-  [60, "1 minute a move"],
-  [180, "3 minutes a move"],
-  [3600, "1 hour a move"],
-  [86400, "1 day a move"],
-];
 
 function readJson(storage, key, fallback) {
   try {
@@ -184,9 +178,17 @@ export function createPeople(ctx) {
       ctx.announce(`Asked for ${seat.name}'s seat. A player must approve it.`);
       poll();
       update();
+      ctx.redraw();
     } catch (error) {
       say($("people-error"), error);
     }
+  }
+
+  // "This is my seat" beside a player's name, for a visitor without a seat here (in the
+  // waiting room's list and at the table alike), or null.
+  function claimButton(seat, room = ctx.room()) {
+    if (mySeat() !== null || seat.bot || asking || !room || room.status === "finished") return null;
+    return h("button", { class: "link-button claim-button", type: "button", onclick: () => askForSeat(seat) }, "This is my seat");
   }
 
   async function poll() {
@@ -206,6 +208,7 @@ export function createPeople(ctx) {
         remember(null);
         say($("people-error"), new Error("Your request for that seat was refused."));
         update();
+        ctx.redraw();
         return;
       }
     } catch {
@@ -253,9 +256,8 @@ export function createPeople(ctx) {
     if (mayRemove(room, seat, me, now)) {
       buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => seatAction(`seats/${seat.seat}/remove`) }, "Remove"));
     }
-    if (me === null && !seat.bot && !asking && room.status !== "finished") {
-      buttons.push(h("button", { class: "link-button", type: "button", onclick: () => askForSeat(seat) }, "This is my seat"));
-    }
+    const claim = claimButton(seat, room);
+    if (claim) buttons.push(claim);
     if (seat.seat !== me && !seat.bot) {
       buttons.push(
         h(
@@ -344,6 +346,7 @@ export function createPeople(ctx) {
     updateClockChoice(room);
     updateChatForm(room);
     placeChat(room);
+    placeRequests(room);
     const entry = ctx.seat();
     if (entry && linkFor && linkFor !== entry.token) {
       $("seat-keep").dataset.token = "";
@@ -400,6 +403,14 @@ export function createPeople(ctx) {
   // -------------------------------------------------------------------------
   // Chat
 
+  // Seat requests, the "you asked" note and errors live with whichever seat list is on
+  // screen: the waiting room's before the start, the table's people panel after it.
+  function placeRequests(room) {
+    const list = room.status === "waiting" ? $("seat-list") : $("people-list");
+    const nodes = ["seat-requests", "asking-note", "people-error"].map($);
+    if (nodes[0].previousElementSibling !== list) list.after(...nodes);
+  }
+
   function placeChat(room) {
     const panel = $("chat-panel");
     const home = room.status === "waiting" ? $("waiting-panel") : document.querySelector("#game-panel .side");
@@ -436,6 +447,13 @@ export function createPeople(ctx) {
     );
     $("chat-empty").hidden = shown.length > 0;
     if (atBottom) log.scrollTop = log.scrollHeight;
+    ctx.chatShown();
+  }
+
+  /** The messages this reader sees (muted players left out), oldest first: the table's log
+   * shows them too. */
+  function shownMessages() {
+    return visibleMessages(messages, muted());
   }
 
   function chat(message) {
@@ -559,5 +577,5 @@ export function createPeople(ctx) {
     if (asking) poll();
   }
 
-  return { start, adoptSeatLink, showSeatKeep, update, chat, turn, loadChat };
+  return { start, adoptSeatLink, showSeatKeep, update, chat, turn, loadChat, claimButton, shownMessages };
 }

@@ -24,6 +24,7 @@ const page = {
   seat: null, // { seat, token, name } when this browser holds a seat here
   connection: null,
   table: null, // { game, renderer } once a game's table is mounted
+  chatShown: null, // the mounted table redraws its log with the chat
   mounting: null,
   state: null,
   myTurn: false,
@@ -523,6 +524,7 @@ function renderWaiting() {
           { class: `presence ${s.bot ? "is-bot" : s.connected ? "is-on" : "is-off"}` },
           s.bot ? "bot" : s.connected ? "here" : "away",
         ),
+        page.people.claimButton(s, room),
       ),
     ),
     max > room.seats.length
@@ -605,6 +607,7 @@ async function hostAction(path, button, body = {}) {
 function unmountTable() {
   page.table?.renderer.destroy?.();
   page.table = null;
+  page.chatShown = null;
 }
 
 async function mountTable(gameId) {
@@ -626,6 +629,11 @@ async function mountTable(gameId) {
     // This page saw the room before the deal, so everything the match has logged is news to it.
     get sawStart() {
       return page.sawStart;
+    },
+    // The table chat's messages for the log, and a call when they change.
+    chat: () => page.people.shownMessages(),
+    onChat(redraw) {
+      page.chatShown = redraw;
     },
   });
   page.table = { game: gameId, renderer };
@@ -815,6 +823,8 @@ function peopleContext() {
     title: gameTitle,
     announce,
     refreshRoom,
+    redraw: render,
+    chatShown: () => page.chatShown?.(),
     seatTaken(entry) {
       page.seat = entry;
       page.joinReason = null;

@@ -67,16 +67,35 @@ export function movesAnnouncement(said, { myTurn = false, next = null } = {}) {
   return `${said.join(" ")}${tail}`;
 }
 
-/** Log lines ({text, kind, seq}, oldest first) as list entries newest first; a line whose
- * last event is newer than `seenSeq` is marked new. */
+/** Log lines ({text, kind, seq}, oldest first) with the table chat's messages ({name, text,
+ * after}, oldest first) each put right after the event it followed. A message written before
+ * the log's first line (whose events the log no longer holds) or in the waiting room is left
+ * to the chat panel, and so is every message when a line has no seq to place it by. */
+export function withChat(lines, messages = []) {
+  const placed = messages.filter((m) => Number.isInteger(m.after));
+  if (!placed.length || lines.some((line) => !Number.isInteger(line.seq))) return lines;
+  const first = lines.length ? lines[0].seq : 1;
+  const said = (m) => ({ text: m.text, who: m.name, kind: "chat", seq: m.after });
+  const out = placed.filter((m) => m.after < first && m.after >= first - 1).map(said);
+  lines.forEach((line, i) => {
+    out.push(line);
+    const next = i + 1 < lines.length ? lines[i + 1].seq : Infinity;
+    out.push(...placed.filter((m) => m.after >= line.seq && m.after < next).map(said));
+  });
+  return out;
+}
+
+/** Log lines ({text, kind, seq, who?}, oldest first) as list entries newest first; an event's
+ * line newer than `seenSeq` is marked new (a chat line never is: the chat says it). */
 export function logEntries(lines, seenSeq) {
   return lines
     .slice()
     .reverse()
     .map((line) => ({
       text: line.text,
+      who: line.who ?? null,
       kind: line.kind || "",
-      isNew: seenSeq !== null && seenSeq !== undefined && line.seq > seenSeq,
+      isNew: !line.who && seenSeq !== null && seenSeq !== undefined && line.seq > seenSeq,
     }));
 }
 
@@ -99,6 +118,9 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
   // Set when the focused control went away and no move was on offer: the next time there
   // is a move, keyboard focus comes back to the table.
   let focusLost = false;
+  // The last log drawn, drawn again with the chat when a message comes.
+  let lastLog = null;
+  ctx.onChat?.(() => lastLog && kit.renderLog(lastLog.list, lastLog.lines, lastLog.empty));
 
   const kit = {
     get mySeat() {
@@ -187,14 +209,20 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
       } else if (!nowhere) focusLost = false;
     },
 
-    /** Fill `list` with the log, newest first, the lines since the last state marked new. */
+    /** Fill `list` with the log, newest first, the lines since the last state marked new and
+     * the table chat's messages among them. The kit draws it again when a message comes. */
     renderLog(list, lines, empty = "Nothing has happened yet.") {
-      const entries = logEntries(lines, news.seenBefore);
+      lastLog = { list, lines, empty };
+      const entries = logEntries(withChat(lines, ctx.chat?.() || []), news.seenBefore);
       fill(
         list,
         entries.length
           ? entries.map((entry) =>
-              h("li", { class: [entry.kind ? `log-${entry.kind}` : "", entry.isNew ? "is-new" : ""].join(" ").trim() || null }, entry.text),
+              h(
+                "li",
+                { class: [entry.kind ? `log-${entry.kind}` : "", entry.isNew ? "is-new" : ""].join(" ").trim() || null },
+                entry.who ? [h("b", { class: "log-who" }, `${entry.who}:`), " ", entry.text] : entry.text,
+              ),
             )
           : h("li", { class: "muted" }, empty),
       );

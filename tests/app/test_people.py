@@ -137,6 +137,17 @@ def test_clock_is_set_by_the_host_before_the_start(client: TestClient) -> None:
     )
 
 
+def test_a_room_can_be_made_with_its_clock(client: TestClient) -> None:
+    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann", "clock": 180})
+    assert made.status_code == 201
+    assert client.get(f"/api/rooms/{made.json()['room_id']}").json()["clock"] == 180
+    plain = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    assert client.get(f"/api/rooms/{plain['room_id']}").json()["clock"] is None
+    for bad in [0, 8 * 24 * 3600, "60", 1.5]:
+        refused = client.post("/api/rooms", json={"game": "tiny", "name": "Ann", "clock": bad})
+        assert refused.status_code == 422 and code(refused) == "invalid_request", bad
+
+
 def test_a_bot_stands_in_for_a_gone_player_who_takes_the_seat_back(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -236,3 +247,24 @@ def test_chat(client: TestClient) -> None:
     ]
     assert answers[:5] == [201] * 5 and answers[-1] == 429
     assert len(client.get(f"/api/rooms/{room_id}/chat").json()["messages"]) == 7
+
+
+def test_a_chat_message_says_after_which_event_it_was_written(client: TestClient) -> None:
+    room_id, (ann, bo) = room_with(client, start=False)
+    said = client.post(f"/api/rooms/{room_id}/chat", json={"text": "ready?"}, headers=auth(bo))
+    assert said.json()["after"] is None  # the waiting room has no log
+    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(ann)).status_code == 200
+    go = client.post(f"/api/rooms/{room_id}/chat", json={"text": "go"}, headers=auth(bo))
+    assert go.json()["after"] == 0
+    for _ in range(2):
+        state = client.get(f"/api/rooms/{room_id}/state", headers=auth(ann)).json()
+        seat = state["to_act"][0]
+        token = [ann, bo][seat]
+        mine = client.get(f"/api/rooms/{room_id}/state", headers=auth(token)).json()
+        move = {"action": mine["legal_actions"][0], "version": mine["version"]}
+        assert client.post(f"/api/rooms/{room_id}/actions", json=move, headers=auth(token)).status_code == 200
+    events = client.get(f"/api/rooms/{room_id}/state", headers=auth(ann)).json()["view"]["events"]
+    nice = client.post(f"/api/rooms/{room_id}/chat", json={"text": "nice"}, headers=auth(ann)).json()
+    assert nice["after"] == events[-1]["seq"] == 2
+    kept = client.get(f"/api/rooms/{room_id}/chat").json()["messages"]
+    assert [m["after"] for m in kept] == [None, 0, 2]

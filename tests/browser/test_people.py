@@ -107,6 +107,47 @@ def test_a_lost_seat_is_asked_for_and_approved(
     expect(ann.locator("#seat-requests")).to_be_hidden()
 
 
+def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    bo = new_player()
+    join_room(bo, url, "Bo")
+    bo.evaluate("localStorage.clear()")
+    # On another device, before the start: Bo watches and says which seat is his.
+    asker = new_player(375, 800)
+    asker.goto(url)
+    asker.click("#watch-button")
+    row = asker.locator("#seat-list .seat-item", has_text="Bo")
+    expect(row.get_by_role("button", name="This is my seat")).to_be_visible()
+    shoot(asker, "people-claim-waiting")
+    row.get_by_role("button", name="This is my seat").click()
+    expect(asker.locator("#waiting-panel #asking-note")).to_contain_text("waiting for a player to approve")
+    expect(asker.locator("#seat-list").get_by_role("button", name="This is my seat")).to_have_count(0)
+    # The host answers in the waiting room too.
+    request = ann.locator("#waiting-panel #seat-requests")
+    expect(request).to_contain_text("Someone asks for Bo's seat")
+    shoot(ann, "people-seat-request-waiting")
+    request.get_by_role("button", name="Approve").click()
+    expect(asker.locator("#room-sub")).to_contain_text("You are Bo", timeout=15_000)
+    expect(asker.locator("#seat-list .seat-item.is-you")).to_contain_text("Bo")
+    expect(ann.locator("#seat-requests")).to_be_hidden()
+
+
+def test_the_clock_is_chosen_in_the_lobby_form(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
+    ann = new_player(375, 800)
+    ann.goto(people_server.base_url + "/")
+    ann.fill("#player-name", "Ann")
+    ann.check('input[name="game"][value="mojo"]')
+    ann.select_option("#lobby-clock", label="3 minutes a move")
+    ann.click("#create-button")
+    ann.wait_for_url("**/r/**")
+    expect(ann.locator("#clock-choice")).to_have_value("180")
+    room = httpx.get(f"{people_server.base_url}/api/rooms/{room_id_of(ann.url)}").json()
+    assert room["clock"] == 180
+
+
 def test_countdown_and_a_bot_playing_for_an_absent_player(
     people_server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
@@ -164,14 +205,21 @@ def test_table_chat(people_server: ServeProcess, new_player: Callable[..., Page]
     bo.fill("#chat-input", "Good luck!")
     bo.click("#chat-send")
     expect(ann.locator("#chat-log .chat-message")).to_have_count(3)
+    # What is said at the table shows in its log too ("What happened"), as text; what was said
+    # in the waiting room stays in the chat panel.
+    said = ann.locator("#game-log li.log-chat")
+    expect(said).to_have_count(1)
+    expect(said).to_contain_text("Bo: Good luck!")
     shoot(bo, "people-chat")
     shoot(ann, "people-chat")
     # Mute: Ann no longer sees Bo's messages; spectators read but may not write.
     ann.locator('.people-row[data-seat="1"]').get_by_role("button", name="Mute").click()
     expect(ann.locator("#chat-log .chat-message")).to_have_count(1)
+    expect(said).to_have_count(0)
     watcher = new_player()
     watcher.goto(url)
     expect(watcher.locator("#chat-log .chat-message")).to_have_count(3)
+    expect(watcher.locator("#game-log li.log-chat")).to_contain_text("Bo: Good luck!")
     expect(watcher.locator("#chat-readonly")).to_be_visible()
     expect(watcher.locator("#chat-form")).to_be_hidden()
 

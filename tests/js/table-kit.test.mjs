@@ -9,6 +9,7 @@ import {
   eventsAfter,
   lastSeq,
   logEntries,
+  withChat,
   movesAnnouncement,
   othersInOrder,
   seatActs,
@@ -90,11 +91,34 @@ describe("turns and words", () => {
       { text: "Bo played.", seq: 5 },
     ];
     assert.deepEqual(logEntries(lines, 3), [
-      { text: "Bo played.", kind: "", isNew: true },
-      { text: "Round 1 is over.", kind: "round", isNew: false },
-      { text: "Ann played.", kind: "", isNew: false },
+      { text: "Bo played.", who: null, kind: "", isNew: true },
+      { text: "Round 1 is over.", who: null, kind: "round", isNew: false },
+      { text: "Ann played.", who: null, kind: "", isNew: false },
     ]);
     assert.ok(logEntries(lines, null).every((entry) => !entry.isNew));
+  });
+
+  it("puts each chat message right after the event it followed", () => {
+    const lines = [
+      { text: "Ann played.", seq: 2 },
+      { text: "Bo played twice.", seq: 5 },
+      { text: "Cy played.", seq: 6 },
+    ];
+    const chat = [
+      { name: "Lost", text: "long ago", after: 0 }, // its events are no longer in the log
+      { name: "Ann", text: "hi", after: 1 }, // said during the first line's events
+      { name: "Bo", text: "waiting room", after: null },
+      { name: "Bo", text: "ha", after: 3 },
+      { name: "Cy", text: "gg", after: 6 },
+    ];
+    const texts = withChat(lines, chat).map((line) => (line.who ? `${line.who}: ${line.text}` : line.text));
+    assert.deepEqual(texts, ["Ann: hi", "Ann played.", "Bo: ha", "Bo played twice.", "Cy played.", "Cy: gg"]);
+    // Newest first; a chat line is never marked as news of the table.
+    const entries = logEntries(withChat(lines, chat), 0);
+    assert.deepEqual(entries[0], { text: "gg", who: "Cy", kind: "chat", isNew: false });
+    // Before any event, messages written at the deal show; without seqs none can be placed.
+    assert.deepEqual(withChat([], chat).map((line) => line.text), ["long ago"]);
+    assert.deepEqual(withChat([{ text: "no seq" }], chat), [{ text: "no seq" }]);
   });
 });
 
