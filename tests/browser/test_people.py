@@ -135,7 +135,9 @@ def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
     expect(ann.locator("#seat-requests")).to_be_hidden()
 
 
-def test_the_clock_is_chosen_in_the_lobby_form(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
+def test_the_clock_is_chosen_in_the_lobby_form(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
     ann = new_player(375, 800)
     ann.goto(people_server.base_url + "/")
     ann.fill("#player-name", "Ann")
