@@ -17,7 +17,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.db import upgrade
-    from app.serving import uvicorn_options
+    from app.serving import tune_gc, uvicorn_options
 
     # The app is built by uvicorn's factory from the environment: what the command line says goes there.
     os.environ["MOTABLE_BIND_HOST"] = args.host
@@ -25,6 +25,7 @@ def serve(args: argparse.Namespace) -> int:
         os.environ["MOTABLE_PUBLIC_URL"] = args.public_url
     settings = Settings.from_env()
     upgrade(settings.database_url)
+    tune_gc()
     uvicorn.run(
         "app.main:create_app",
         factory=True,

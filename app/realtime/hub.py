@@ -11,7 +11,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from app.realtime.patch import diff
-from app.services.matches import state_body
+from app.services.matches import state_bodies
 from app.services.store import Services
 from engines.core import get_engine
 
@@ -56,6 +56,9 @@ class Hub:
         self._rooms: dict[str, set[Connection]] = {}
         # Per room, so the bodies a socket is sent always advance in version order.
         self._locks: dict[str, asyncio.Lock] = {}
+        # Rooms whose body is being read and sent, and those changed again meanwhile.
+        self._room_busy: set[str] = set()
+        self._room_again: set[str] = set()
 
     def _lock(self, room_id: str) -> asyncio.Lock:
         return self._locks.setdefault(room_id, asyncio.Lock())
@@ -105,14 +108,31 @@ class Hub:
                 conn.send({"type": "chat", "message": event["message"]})
             return
         if event.get("kind") == "room":
-            # Under the room lock too: two events read concurrently could otherwise go out newest
-            # first, and the client would keep the older body (a seat shown gone, a stale status).
-            async with self._lock(room_id):
-                room = await self._room_body(room_id)
-                for conn in list(self._rooms.get(room_id, ())):
-                    conn.send({"type": "room", "room": room})
+            await self._push_room(room_id)
         else:
             await self._push_state(room_id, event)
+
+    async def _push_room(self, room_id: str) -> None:
+        """Send the room body. Changes that come while a body is being read and sent (four players
+        connecting at once) are answered together by one more read, begun after the last of them."""
+        if room_id in self._room_busy:
+            self._room_again.add(room_id)
+            return
+        self._room_busy.add(room_id)
+        try:
+            while True:
+                self._room_again.discard(room_id)
+                # Under the room lock: two bodies read concurrently could otherwise go out newest
+                # first, and the client would keep the older one (a seat shown gone, a stale status).
+                async with self._lock(room_id):
+                    room = await self._room_body(room_id)
+                    for conn in list(self._rooms.get(room_id, ())):
+                        conn.send({"type": "room", "room": room})
+                if room_id not in self._room_again:
+                    return
+        finally:
+            self._room_busy.discard(room_id)
+            self._room_again.discard(room_id)
 
     async def resync(self) -> None:
         """Bring every room's sockets up to date after events may have been missed."""
@@ -134,7 +154,7 @@ class Hub:
         if state is None:
             return None
         status = "finished" if get_engine(game).result(state) is not None else "playing"
-        return {seat: state_body(game, state, version, status, seat) for seat in seats}
+        return state_bodies(game, state, version, status, seats)
 
     async def _push_state(self, room_id: str, event: dict[str, Any] | None = None) -> None:
         async with self._lock(room_id):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -12,7 +13,7 @@ from sqlalchemy.orm import Session
 from app.errors import AppError
 from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
 from app.services.cache import StateCache
-from engines.core import EngineError, ReplayError, Scorepad, get_engine, replay_states
+from engines.core import EngineError, ReplayError, Scorepad, get_engine, json_copy, replay_states
 from engines.core import seed_commitment as seed_commitment  # rooms.py imports it from here
 
 
@@ -182,18 +183,30 @@ def insert_actions(session: Session, rows: list[dict[str, Any]]) -> None:
 
 def state_body(game: str, state: Any, version: int, status: str, seat: int | None) -> dict[str, Any]:
     """The GET /state body for `seat`: seat-specific data only ever comes from engine.view."""
+    return state_bodies(game, state, version, status, {seat})[seat]
+
+
+def state_bodies(
+    game: str, state: Any, version: int, status: str, seats: Iterable[int | None]
+) -> dict[int | None, dict[str, Any]]:
+    """The state body of each of `seats` (one per viewer of a move's fan-out). What all viewers share,
+    who is to act and the result, is worked out once; each body still gets its own lists."""
     engine = get_engine(game)
-    to_act = engine.to_act(state)
+    to_act = sorted(engine.to_act(state))
     result = engine.result(state)
+    result_json = result.to_json() if result is not None else None
     return {
-        "version": version,
-        "status": status,
-        "seat": seat,
-        "to_act": sorted(to_act),
-        # A seat outside to_act may still have optional actions (Mokuru's Immunity, Steal a Trick).
-        "legal_actions": engine.legal_actions(state, seat) if seat is not None and to_act else [],
-        "view": engine.view(state, seat),
-        "result": result.to_json() if result is not None else None,
+        seat: {
+            "version": version,
+            "status": status,
+            "seat": seat,
+            "to_act": list(to_act),
+            # A seat outside to_act may still have optional actions (Mokuru's Immunity, Steal a Trick).
+            "legal_actions": engine.legal_actions(state, seat) if seat is not None and to_act else [],
+            "view": engine.view(state, seat),
+            "result": json_copy(result_json),
+        }
+        for seat in seats
     }
 
 

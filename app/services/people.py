@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
@@ -61,10 +61,8 @@ def _seat(session: Session, room_id: str, seat: int) -> Seat:
 
 # -- presence ----------------------------------------------------------------
 def seen(session: Session, room_id: str, seat: int) -> None:
-    """A socket of the seat opened or closed now."""
-    row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one_or_none()
-    if row is not None:
-        row.last_seen = utcnow()
+    """A socket of the seat opened or closed now (one UPDATE: it runs at every connect and close)."""
+    session.execute(update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(last_seen=utcnow()))
 
 
 def away_since(seat: Seat) -> datetime:

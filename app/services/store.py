@@ -225,7 +225,7 @@ class Services:
             # Both from the match row: on PostgreSQL the room row was read a statement earlier and may
             # predate the move that finished the match.
             version, status = match.version, match.status
-        return {seat: matches.state_body(room.game, state, version, status, seat) for seat in seats}
+        return matches.state_bodies(room.game, state, version, status, seats)
 
     def state_at(self, match_id: int, game: str, version: int, seat: int, action: Any) -> Any | None:
         """The match's state at `version` from memory: cached, or the cached state one version before
