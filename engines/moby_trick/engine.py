@@ -18,7 +18,6 @@ from engines.core import (
     Starter,
     StateCodec,
     check_seat,
-    json_copy,
     log_event,
     seat_option,
     seat_widget,
@@ -474,7 +473,8 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             ],
             "discard_pile": [CARDS[c].to_json() for c in state.discard_pile],
             "undealt_count": len(state.undealt),
-            "events": json_copy(state.events),
+            # Logged events never change: handed on uncopied (docs/engines.md).
+            "events": list(state.events),
             "scorepad": self.scorepad(state).to_json(),
             "result": result.to_json() if result else None,
         }

@@ -883,7 +883,8 @@ class MokuruEngine(Engine[MokuruState]):
             "seat": seat,
             "players": state.players,
             "round": self.round_number(state),
-            "events": json_copy(state.events),
+            # Logged events never change: handed on uncopied (docs/engines.md).
+            "events": list(state.events),
             "phase": state.phase,
             "turn": state.turn,
             "to_act": sorted(self.to_act(state)),

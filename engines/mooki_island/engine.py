@@ -31,7 +31,6 @@ from engines.core import (
     Scorepad,
     Starter,
     check_seat,
-    json_copy,
     log_event,
     seat_option,
     seat_widget,
@@ -330,7 +329,8 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         def shown(face: int | None) -> dict[str, Any] | None:
             return self.face_json(s, face) if face is not None and face in seen else None
 
-        events = json_copy(s.events)
+        # Logged events never change: handed on uncopied (docs/engines.md).
+        events = list(s.events)
         drawn = None
         if s.drawn is not None:
             drawn = {"seat": s.current, UPPER: shown(s.drawn), LOWER: shown(flip(s.drawn))}
