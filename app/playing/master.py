@@ -105,8 +105,9 @@ class Master:
 
     # -- presence -------------------------------------------------------------
     async def connect(self, room_id: str, seat: int) -> None:
+        # Nothing to write: "away since" is when the seat's socket last closed, and while one is
+        # open presence says so (a process killed with sockets open leaves the last close standing).
         await self.presence.add(room_id, seat)
-        await self.people.seen(room_id, seat)
         await self.room_changed(room_id)
 
     async def disconnect(self, room_id: str, seat: int) -> None:

@@ -11,6 +11,8 @@ MAX_DROPPED = 4
 
 
 def _escape(key: str) -> str:
+    if "~" not in key and "/" not in key:
+        return key
     return key.replace("~", "~0").replace("/", "~1")
 
 
@@ -25,6 +27,8 @@ def _same(a: Any, b: Any) -> bool:
     # Containers compare with C-speed ==, which is what keeps the diff fast; it also holds True == 1,
     # so a bool standing where an equal number stood inside an unchanged container goes unpatched
     # (engine views keep each field's type). A leaf that changes type is always replaced.
+    if a is b:
+        return True  # a logged event handed on uncopied from one view to the next
     if type(a) is not type(b) or a != b:
         return False
     # 0.0 == -0.0, yet they are different JSON numbers.
@@ -40,7 +44,10 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
                 ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
         for key, value in new.items():
             if key in old:
-                _diff(old[key], value, f"{path}/{_escape(key)}", ops)
+                # Most keys are unchanged: checked before their path is even written.
+                was = old[key]
+                if not _same(was, value):
+                    _diff(was, value, f"{path}/{_escape(key)}", ops)
             else:
                 ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
     elif isinstance(old, list) and isinstance(new, list):

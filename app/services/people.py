@@ -61,7 +61,7 @@ def _seat(session: Session, room_id: str, seat: int) -> Seat:
 
 # -- presence ----------------------------------------------------------------
 def seen(session: Session, room_id: str, seat: int) -> None:
-    """A socket of the seat opened or closed now (one UPDATE: it runs at every connect and close)."""
+    """A socket of the seat closed now (one UPDATE: it runs at every close)."""
     session.execute(update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(last_seen=utcnow()))
 
 
