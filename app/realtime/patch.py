@@ -61,7 +61,12 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
     # such as an event log), patches as removes at the front plus appends.
     for dropped in range(min(len(old), MAX_DROPPED + 1)):
         kept = len(old) - dropped
-        if kept <= len(new) and _same(old[dropped:], new[:kept]):
+        # The first kept item is checked alone before the slices are built and compared.
+        if (
+            kept <= len(new)
+            and (not kept or _same(old[dropped], new[0]))
+            and _same(old[dropped:], new[:kept])
+        ):
             ops.extend({"op": "remove", "path": f"{path}/0"} for _ in range(dropped))
             ops.extend({"op": "add", "path": f"{path}/-", "value": item} for item in new[kept:])
             return
