@@ -38,10 +38,9 @@ def click_some_move(page: Page, rng: random.Random) -> bool:
     return True
 
 
-def test_two_people_and_a_rival_bot_play_mokuru_to_a_grandmaster(
-    server: ServeProcess, new_player: Callable[..., Page]
-) -> None:
-    ann, bo = new_player(1280, 900), new_player(375, 800)
+def start_match(server: ServeProcess, ann: Page, bo: Page, first: int | None = None) -> None:
+    """Ann hosts a short-belts room, Bo joins, a rival bot sits in seat 2; `first` starts (None:
+    the deal decides)."""
     ann.goto(server.base_url + "/")
     expect(ann.locator(".game-choice[data-game=mokuru]")).to_be_visible()
     ann.fill("#player-name", "Ann")
@@ -55,7 +54,16 @@ def test_two_people_and_a_rival_bot_play_mokuru_to_a_grandmaster(
     expect(ann.locator("#seat-list")).to_contain_text("Bo")
     ann.click("#bot-button")
     expect(ann.locator("#seat-list .presence.is-bot")).to_have_count(1)
+    if first is not None:
+        ann.select_option("#starter-choice", str(first))
     ann.click("#start-button")
+
+
+def test_two_people_and_a_rival_bot_play_mokuru_to_a_grandmaster(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann, bo = new_player(1280, 900), new_player(375, 800)
+    start_match(server, ann, bo)
 
     for page in (ann, bo):
         expect(page.locator("#table .mk-board")).to_be_visible()

@@ -23,6 +23,7 @@ from engines.mokuru.engine import MokuruEngine
 from tests.servers import ServeProcess
 
 from .support import shoot
+from .test_mokuru import start_match
 
 pytestmark = pytest.mark.browser
 
@@ -78,22 +79,9 @@ def serve_seeded(tmp_path: Path) -> Iterator[Callable[[int], ServeProcess]]:
         live.stop()
 
 
-def start_match(server: ServeProcess, ann: Page, bo: Page, first: int) -> None:
-    """Ann hosts a short-belts room, Bo joins, a rival bot sits in seat 2; `first` starts."""
-    ann.goto(server.base_url + "/")
-    ann.fill("#player-name", "Ann")
-    ann.check('input[name="game"][value="mokuru"]')
-    ann.select_option("#opt-belts", "short")
-    ann.click("#create-button")
-    ann.wait_for_url("**/r/**")
-    bo.goto(ann.url)
-    bo.fill("#join-name", "Bo")
-    bo.click("#join-button")
-    expect(ann.locator("#seat-list")).to_contain_text("Bo")
-    ann.click("#bot-button")
-    expect(ann.locator("#seat-list .presence.is-bot")).to_have_count(1)
-    ann.select_option("#starter-choice", str(first))
-    ann.click("#start-button")
+def begin(server: ServeProcess, ann: Page, bo: Page, first: int) -> None:
+    """The shared start (test_mokuru.start_match) with `first` starting; Ann plays Normal, Bo Easy."""
+    start_match(server, ann, bo, first)
     ann.locator(key({"type": "difficulty", "level": "normal"})).click()
     bo.locator(key({"type": "difficulty", "level": "easy"})).click()
 
@@ -107,7 +95,7 @@ def test_a_duel_played_then_the_bots_immunity_out_of_turn(
 ) -> None:
     assert deck_prefix_fits(SEED), "the engine's deck changed: search a new SEED with deck_prefix_fits"
     ann, bo = new_player(1280, 900), new_player(375, 800)
-    start_match(serve_seeded(SEED), ann, bo, first=BOT)
+    begin(serve_seeded(SEED), ann, bo, first=BOT)
 
     # The bot starts: it keeps Immunity and performs a Basic trick; people witness its successes.
     deadline = time.monotonic() + 60
@@ -168,7 +156,7 @@ def test_darkness_chooser_and_a_marathon_line_up_that_shrinks(
     marathon = next(c.id for c in CARDS if c.is_marathon)
     assert marathon in state.deck
     ann, bo = new_player(1280, 900), new_player(375, 800)
-    start_match(serve_seeded(DARK_SEED), ann, bo, first=0)
+    begin(serve_seeded(DARK_SEED), ann, bo, first=0)
 
     # Ann is possessed: only she sees the deck's tricks, grouped by category.
     ann.locator(key({"type": "draw"})).click()
