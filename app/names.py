@@ -48,12 +48,17 @@ def strip_invisible(text: str) -> str:
     return "".join(kept)
 
 
+def _visible(raw: str, thing: str) -> str:
+    """`raw` in NFC with invisible characters out and runs of spaces made one (may come out empty)."""
+    if not isinstance(raw, str):
+        raise ValueError(f"{thing} is a string")
+    return _SPACES.sub(" ", strip_invisible(unicodedata.normalize("NFC", raw))).strip()
+
+
 def clean_name(raw: str) -> str:
     """A name fit to show anyone: invisible characters out, spaces collapsed, 1 to 24 characters.
     Raises ValueError (answered as 422 invalid_request) otherwise."""
-    if not isinstance(raw, str):
-        raise ValueError("a name is a string")
-    name = _SPACES.sub(" ", strip_invisible(unicodedata.normalize("NFC", raw))).strip()
+    name = _visible(raw, "a name")
     if not name:
         raise ValueError("type a name with at least one visible character")
     if utf16_length(name) > MAX_NAME:
@@ -62,9 +67,8 @@ def clean_name(raw: str) -> str:
 
 
 def clean_chat(raw: str) -> str:
-    if not isinstance(raw, str):
-        raise ValueError("a message is a string")
-    text = _SPACES.sub(" ", strip_invisible(unicodedata.normalize("NFC", raw))).strip()
+    """A chat message cleaned like a name, 1 to 280 characters."""
+    text = _visible(raw, "a message")
     if not text:
         raise ValueError("a message needs at least one visible character")
     if len(text) > MAX_CHAT:
