@@ -35,6 +35,17 @@ def people_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServePro
     live.stop()
 
 
+def ann_and_bo(
+    server: ServeProcess, new_player: Callable[..., Page], bo_size: tuple[int, int] | None = None
+) -> tuple[Page, Page, str]:
+    """Ann makes a Mojo room and Bo joins it from his own browser; returns both pages and the link."""
+    ann = new_player()
+    url = create_room(ann, server.base_url, "Ann")
+    bo = new_player(*bo_size) if bo_size else new_player()
+    join_room(bo, url, "Bo")
+    return ann, bo, url
+
+
 def room_id_of(url: str) -> str:
     return url.split("/r/")[1].split("?")[0].split("#")[0]
 
@@ -42,10 +53,7 @@ def room_id_of(url: str) -> str:
 def test_the_seat_link_opens_the_seat_on_a_phone(
     people_server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
-    ann = new_player()
-    url = create_room(ann, people_server.base_url, "Ann")
-    bo = new_player()
-    join_room(bo, url, "Bo")
+    _ann, bo, _url = ann_and_bo(people_server, new_player)
     keep = bo.locator("#seat-keep")
     expect(keep).to_be_visible()
     expect(keep).to_contain_text("Keep this link to play from your phone")
@@ -82,10 +90,7 @@ def test_the_seat_link_opens_the_seat_on_a_phone(
 def test_a_lost_seat_is_asked_for_and_approved(
     people_server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
-    ann = new_player()
-    url = create_room(ann, people_server.base_url, "Ann")
-    bo = new_player()
-    join_room(bo, url, "Bo")
+    ann, bo, url = ann_and_bo(people_server, new_player)
     ann.click("#start-button")
     expect(bo.locator("#game-panel")).to_be_visible()
     # Bo's browser data is gone; on a new device he asks for his seat.
@@ -110,10 +115,7 @@ def test_a_lost_seat_is_asked_for_and_approved(
 def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
     people_server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
-    ann = new_player()
-    url = create_room(ann, people_server.base_url, "Ann")
-    bo = new_player()
-    join_room(bo, url, "Bo")
+    ann, bo, url = ann_and_bo(people_server, new_player)
     bo.evaluate("localStorage.clear()")
     # On another device, before the start: Bo watches and says which seat is his.
     asker = new_player(375, 800)
@@ -189,10 +191,7 @@ def test_countdown_and_a_bot_playing_for_an_absent_player(
 
 
 def test_table_chat(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
-    ann = new_player()
-    url = create_room(ann, people_server.base_url, "Ann")
-    bo = new_player(375, 800)
-    join_room(bo, url, "Bo")
+    ann, bo, url = ann_and_bo(people_server, new_player, bo_size=(375, 800))
     bo.click("#seat-keep-close")
     ann.fill("#chat-input", "<b>hello</b> Bo \u202egnirts")
     ann.click("#chat-send")
