@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 from app.deps import MasterDep, TokenDep
 from app.errors import AppError
 from app.schemas import ClockSeconds, Name
+from app.urls import join_url
 
 router = APIRouter()
 
@@ -62,10 +63,6 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _room_url(request: Request, room_id: str) -> str:
-    return f"{str(request.base_url).rstrip('/')}/r/{room_id}"
-
-
 @router.get("/api/rooms/{room_id}/seat-link")
 async def seat_link(room_id: str, request: Request, master: MasterDep, token: TokenDep) -> JSONResponse:
     """The caller's private seat link (the token rides in the fragment, which never reaches a server)
@@ -73,7 +70,7 @@ async def seat_link(room_id: str, request: Request, master: MasterDep, token: To
     seat = await master.seat_of(room_id, token)
     if seat is None or token is None:
         raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
-    url = f"{_room_url(request, room_id)}#seat={token}"
+    url = f"{join_url(request, room_id)}#seat={token}"
     body = {"seat": seat, "url": url, "qr_svg": standalone_qr_svg(url)}
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 

@@ -38,6 +38,13 @@ def test_join_url_and_qr_use_the_public_url_whatever_the_host_header(
     page = client.get(f"/r/{made.json()['room_id']}", headers={"Host": "evil.example"})
     assert f'value="https://cards.example.org/r/{made.json()["room_id"]}"' in page.text
     assert "evil.example" not in page.text
+    # The private seat link (and its QR code) too.
+    token = made.json()["token"]
+    link = client.get(
+        f"/api/rooms/{made.json()['room_id']}/seat-link",
+        headers={"Host": "evil.example", "Authorization": f"Bearer {token}"},
+    ).json()
+    assert link["url"] == f"https://cards.example.org/r/{made.json()['room_id']}#seat={token}"
 
 
 def test_without_a_public_url_the_request_address_is_used(make_client: Callable[..., TestClient]) -> None:
