@@ -19,7 +19,8 @@ def _escape(key: str) -> str:
 def diff(old: Any, new: Any) -> list[Op]:
     """Operations that turn `old` into `new` (jsonpatch.apply_patch(old, ops) == new)."""
     ops: list[Op] = []
-    _diff(old, new, "", ops)
+    if not _same(old, new):
+        _diff(old, new, "", ops)
     return ops
 
 
@@ -36,8 +37,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
-    if _same(old, new):
-        return
+    """Operations for `old` and `new`, which the caller found to differ (checked once, not again)."""
     if isinstance(old, dict) and isinstance(new, dict):
         for key in old:
             if key not in new:
@@ -84,6 +84,7 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
         return
     if len(old) == len(new):
         for i, (was, now) in enumerate(zip(old, new, strict=True)):
-            _diff(was, now, f"{path}/{i}", ops)
+            if not _same(was, now):
+                _diff(was, now, f"{path}/{i}", ops)
         return
     ops.append({"op": "replace", "path": path, "value": new})

@@ -19,8 +19,8 @@ from app.names import clean_chat
 from app.services.auth import hash_token, new_token, player_seat, seat_of
 from app.services.cache import StateCache
 from app.services.matches import current_match, load_state
-from app.services.rooms import check_clock, find_room
-from engines.core import get_bots, get_engine
+from app.services.rooms import check_clock, default_bot_kind, find_room
+from engines.core import get_engine
 
 # Seconds a player must have been away before the others may let a bot play for them, or the host
 # may remove them.
@@ -42,10 +42,6 @@ class Absence:
 def aware(moment: datetime) -> datetime:
     """SQLite hands timestamps back without a zone; they were written in UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=utcnow().tzinfo)
-
-
-def default_bot_kind(game: str) -> str:
-    return "strong" if "strong" in get_bots(game) else "random"
 
 
 def seats_of(session: Session, room_id: str) -> list[Seat]:
@@ -255,7 +251,8 @@ def answer_request(
         return request.seat
     target = _seat(session, room_id, request.seat)
     if target.bot:
-        request.status = "refused"
+        # Not reached in practice (a bot taking a seat refuses its pending requests); the error
+        # rolls the transaction back, so nothing is marked here.
         raise AppError("invalid_request", "a bot has taken this seat for good")
     target.token_hash = request.token_hash
     target.stand_in = False

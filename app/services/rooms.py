@@ -117,11 +117,15 @@ def _host_room(session: Session, room_id: str, token: str | None) -> Room:
     return room
 
 
+def default_bot_kind(game: str) -> str:
+    """The bot a seat gets when nobody chooses: the game's strong one when it has one."""
+    return "strong" if "strong" in get_bots(game) else "random"
+
+
 def add_bot(session: Session, room_id: str, token: str | None) -> dict[str, Any]:
     room = _host_room(session, room_id, token)
     seat = _next_seat(session, room)
-    bots = get_bots(room.game)
-    kind = "strong" if "strong" in bots else "random"
+    kind = default_bot_kind(room.game)
     session.add(
         Seat(
             room_id=room.id,

@@ -197,7 +197,7 @@ class Services:
                     Seat.room_id == room_id, or_(Seat.bot.is_(True), Seat.stand_in.is_(True))
                 )
             ).all()
-            stand_in_kind = "strong" if "strong" in get_bots(match.game) else "random"
+            stand_in_kind = rooms.default_bot_kind(match.game)
             clock = session.scalar(select(Room.clock).where(Room.id == room_id))
             facts = RoomFacts(
                 match.game,
