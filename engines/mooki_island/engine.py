@@ -15,8 +15,7 @@ Who may see a face:
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
@@ -30,6 +29,7 @@ from engines.core import (
     Rng,
     Scorepad,
     Starter,
+    StateCodec,
     check_seat,
     log_event,
     seat_option,
@@ -94,24 +94,7 @@ class MookiIslandState:
     events: list[dict[str, Any]] = field(default_factory=list)
 
     def clone(self) -> MookiIslandState:
-        return MookiIslandState(
-            youngest=self.youngest,
-            memory_aid=self.memory_aid,
-            rng=Rng(self.rng.seed, self.rng.counter),
-            face_ids=self.face_ids,  # never mutated after setup
-            piles=[p[:] for p in self.piles],
-            collections=[c[:] for c in self.collections],
-            current=self.current,
-            phase=self.phase,
-            drawn=self.drawn,
-            trophies=None if self.trophies is None else self.trophies[:],
-            spider_seat=self.spider_seat,
-            returned=self.returned,
-            stars=None if self.stars is None else self.stars[:],
-            winner=self.winner,
-            seq=self.seq,
-            events=self.events[:],  # events are never mutated once logged
-        )
+        return CODEC.clone(self)
 
     @property
     def ended(self) -> bool:
@@ -404,11 +387,10 @@ class MookiIslandEngine(Engine[MookiIslandState]):
 
     # -- persistence --------------------------------------------------------
     def dump(self, state: MookiIslandState) -> dict[str, Any]:
-        data = {f.name: getattr(state, f.name) for f in fields(state)}
-        data["rng"] = state.rng.dump()
-        return copy.deepcopy(data)
+        return CODEC.dump(state)
 
     def load(self, data: dict[str, Any]) -> MookiIslandState:
-        values = copy.deepcopy(data)
-        values["rng"] = Rng.load(values["rng"])
-        return MookiIslandState(**values)
+        return CODEC.load(data)
+
+
+CODEC = StateCodec(MookiIslandState)
