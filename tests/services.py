@@ -1,4 +1,4 @@
-"""Services and tools some tests need: absent on a developer's machine they skip, saying why;
+"""Services, tools and machine limits some tests need: absent on a developer's machine they skip, saying why;
 in CI (MOTABLE_REQUIRE_SERVICES=1, where .ci/run provides them) their absence is a failure."""
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from app.main import create_app
 from app.serving import uvicorn_options
 from tests.forwarder import Forwarder
 from tests.servers import ServeProcess, free_port
+from tests.services import service_missing
 
 Spawn = Callable[..., ServeProcess]
 
@@ -197,7 +198,7 @@ def test_connection_cap_refuses_clearly_and_recovers(serve: Spawn) -> None:
 def test_open_file_limit_is_raised_at_start(serve: Spawn) -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard <= 1024:
-        pytest.skip(f"the hard open-file limit is {hard}: nothing to raise to")
+        service_missing(f"the hard open-file limit is {hard}: nothing to raise to")
 
     def low_soft_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))

@@ -29,7 +29,7 @@ def test_victoria_keeps_the_legendary_leaf_and_robin_sends_her_the_spider() -> N
     assert view["collections"][VICTORIA] == {
         "seat": VICTORIA,
         "height": 2,
-        "top": view["collections"][0]["top"],
+        "top": ENGINE.face_json(state, state.collections[VICTORIA][-1]),
     }
     assert view["collections"][VICTORIA]["top"]["kind"] == "spider"
     assert view["collections"][ROBIN]["height"] == 0
