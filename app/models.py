@@ -48,7 +48,7 @@ class Room(Base):
     host_seat: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Set once the first player asks for a rematch; everyone else is sent to the same room.
-    rematch_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
     # Seconds each move may take (None: no clock); the deadline is read from the match's last move.
     clock: Mapped[int | None] = mapped_column(Integer, default=None)
     # Whether spectators may write in the table chat (the host decides).

@@ -15,6 +15,7 @@ from app.errors import AppError
 from app.models import ActionRow
 from app.realtime.patch import diff
 from app.services.matches import current_match
+from app.services.rooms import find_room
 from engines.core import get_engine
 from engines.core.replay import replay_states
 
@@ -42,6 +43,7 @@ def replay_body(session: Session, room_id: str, raw_viewpoint: str | None) -> di
     `legal_actions` — always empty — `view`, `result`); with every hand open, `views` holds each
     seat's own view and `view` the spectator's.
     """
+    find_room(session, room_id)  # an unknown room is 404 not_found, not "not started"
     match = current_match(session, room_id)
     if match is None:
         raise AppError("not_started", "the match has not started yet, so there is nothing to replay")

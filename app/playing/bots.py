@@ -47,14 +47,12 @@ class BotRunner:
         # First wait after a failed turn; it doubles with each failure in a row, up to MAX_RETRY_DELAY.
         self.retry_delay = 1.0
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        # Rooms that changed while their task was looking: it must look once more before it ends.
-        self._dirty: set[str] = set()
-        # Set when a room changes: ends a patient bot's wait early (it looks again).
+        # Set when a room changes while its task runs: ends a patient bot's wait early, and a task
+        # that found nothing to do looks once more before it ends.
         self._changed: dict[str, asyncio.Event] = {}
 
     def kick(self, room_id: str) -> None:
         if room_id in self._tasks:
-            self._dirty.add(room_id)
             self._changed[room_id].set()
         else:
             self._changed[room_id] = asyncio.Event()
@@ -78,13 +76,12 @@ class BotRunner:
         declined: set[tuple[int, int]] = set()
         try:
             while True:
-                self._dirty.discard(room_id)
                 self._changed[room_id].clear()
                 turn = None
                 try:
                     turn = await run_in_threadpool(self._services.bot_turn, room_id, frozenset(declined))
                     if turn is None:
-                        if room_id in self._dirty:
+                        if self._changed[room_id].is_set():
                             continue
                         return
                     if failures >= FALLBACK_AFTER and turn.kind != "random":

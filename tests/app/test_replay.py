@@ -85,6 +85,8 @@ def test_a_finished_match_replays_step_by_step_and_not_before(
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request"
     assert client.get(f"/r/{room}/replay").status_code == 200
     assert client.get("/r/nosuchroom/replay").status_code == 404
+    unknown = client.get("/api/rooms/nosuchroom/replay")
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "not_found"
 
 
 def test_a_seat_written_with_a_non_ascii_digit_is_refused_not_a_server_error() -> None:
