@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+import orjson
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -275,7 +276,7 @@ class Room:
     async def _read(self, seat: SeatSocket) -> None:
         try:
             async for raw in seat.ws:
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 kind = message["type"]
                 if kind == "snapshot":
                     seat.body = message["state"]
@@ -342,9 +343,8 @@ class Room:
                 number += 1
                 message_id = f"{self.index}-{number}"
                 sent = time.perf_counter()
-                await mover.ws.send(
-                    json.dumps({"type": "action", "id": message_id, "action": action, "version": version})
-                )
+                message = {"type": "action", "id": message_id, "action": action, "version": version}
+                await mover.ws.send(orjson.dumps(message).decode())
                 await self._until(self._answered(mover, message_id, version))
                 reply = mover.replies.pop(message_id)
                 if reply["type"] == "ack" and self.stats.measuring and time.perf_counter() < stop:

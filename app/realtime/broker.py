@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import orjson
 import redis.asyncio as aioredis
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,9 @@ class LocalBroker:
 
 
 class RedisBroker:
-    """Several processes: every process, the publisher included, hears each event through Redis."""
+    """Several processes: the publisher tells its own sockets at once, the other processes hear each
+    event through Redis. Events leave in the order they were published, in batches: one pipeline
+    (one round trip) carries every event queued while the previous batch was on its way."""
 
     def __init__(self, url: str) -> None:
         self._redis = aioredis.from_url(url)
@@ -65,12 +68,17 @@ class RedisBroker:
         )
         self._pubsub = self._redis.pubsub()
         self._listener: asyncio.Task[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
         self._handler: Handler | None = None
+        # Each message starts with the publishing process's id, so it skips its own without parsing.
+        self._origin = uuid.uuid4().hex.encode() + b" "
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
 
     async def start(self, handler: Handler, resync: Resync) -> None:
         self._handler = handler
         await self._pubsub.psubscribe(CHANNEL_PREFIX + "*")
         self._listener = asyncio.create_task(self._listen(handler, resync))
+        self._sender = asyncio.create_task(self._send())
 
     async def _listen(self, handler: Handler, resync: Resync) -> None:
         wait = RECONNECT_FIRST
@@ -94,31 +102,55 @@ class RedisBroker:
                 wait = min(wait * 2, RECONNECT_MAX)
 
     async def _relay(self, handler: Handler) -> None:
+        origin = self._origin
         async for message in self._pubsub.listen():
             if message["type"] != "pmessage":
                 continue
+            data: bytes = message["data"]
+            if data.startswith(origin):
+                continue  # told here when it was published
             room_id = message["channel"].decode()[len(CHANNEL_PREFIX) :]
             try:
-                await handler(room_id, json.loads(message["data"]))
+                await handler(room_id, orjson.loads(data[len(origin) :]))
             except Exception:
                 # One room's failure must not stop the fan-out for every other room.
                 log.exception("handling an event for room %s failed", room_id)
 
     async def publish(self, room_id: str, event: dict[str, Any]) -> None:
-        try:
-            await self._publisher.publish(CHANNEL_PREFIX + room_id, json.dumps(event))
-        except aioredis.RedisError:
-            # Redis is away: this process's own sockets still hear of the change; the other processes
-            # bring their rooms up to date when their subscription comes back (resync).
-            log.warning("Redis is unreachable: room %s is told in this process only", room_id)
-            if self._handler is not None:
-                await self._handler(room_id, event)
+        self._outbox.put_nowait((CHANNEL_PREFIX + room_id, self._origin + orjson.dumps(event)))
+        if self._handler is not None:
+            await self._handler(room_id, event)
+
+    async def _send(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self._publisher.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except aioredis.RedisError:
+                # Redis is away: this process's sockets were told; the other processes bring their rooms
+                # up to date when their subscription comes back (resync).
+                log.warning("Redis is unreachable: %d event(s) were told in this process only", len(batch))
+            except Exception:
+                # Ending this task would end publishing for good.
+                log.exception("publishing %d event(s) failed", len(batch))
+            finally:
+                for _ in batch:
+                    self._outbox.task_done()
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        # What was published before stopping still reaches the other processes, unless Redis is away.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._outbox.join(), PUBLISH_TIMEOUT)
+        for task in (self._sender, self._listener):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self._pubsub.aclose()
         await self._redis.aclose()
         await self._publisher.aclose()

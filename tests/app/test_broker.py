@@ -1,4 +1,5 @@
-"""The Redis broker outlives a lost connection, and the rooms it serves catch up afterwards."""
+"""The Redis broker: each event reaches every process once (its publisher at once, the others through
+Redis, in order), and the listener outlives a lost connection, the rooms it serves catching up."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ async def test_the_listener_comes_back_after_a_lost_connection(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     broker = RedisBroker(redis_url)
+    # Another server process: what it publishes reaches `broker` through Redis only.
+    other = RedisBroker(redis_url)
     listen = broker._pubsub.listen
     lost = [False]
 
@@ -45,15 +48,56 @@ async def test_the_listener_comes_back_after_a_lost_connection(
     def mine() -> list[dict[str, Any]]:
         return [event for room_id, event in heard if room_id == room]
 
+    async def elsewhere(room_id: str, event: dict[str, Any]) -> None:
+        pass
+
     await broker.start(handler, resync)
+    await other.start(elsewhere, resync)
     try:
         # Events published while the connection was down are lost: the rooms are refreshed instead.
         await asyncio.wait_for(resynced.wait(), timeout=10)
         for _ in range(100):
-            await broker.publish(room, {"kind": "state"})
+            await other.publish(room, {"kind": "state"})
             if mine():
                 break
             await asyncio.sleep(0.05)
     finally:
         await broker.stop()
+        await other.stop()
     assert mine() and mine()[0] == {"kind": "state"}
+
+
+@pytest.mark.redis
+@pytest.mark.asyncio
+async def test_every_process_hears_each_event_once_and_in_order(redis_url: str) -> None:
+    first, second = RedisBroker(redis_url), RedisBroker(redis_url)
+    room = f"room-{uuid.uuid4().hex}"
+    heard: dict[str, list[int]] = {"first": [], "second": []}
+
+    def handler(name: str) -> Any:
+        async def handle(room_id: str, event: dict[str, Any]) -> None:
+            if room_id == room:
+                heard[name].append(event["version"])
+
+        return handle
+
+    async def resync() -> None:
+        pass
+
+    await first.start(handler("first"), resync)
+    await second.start(handler("second"), resync)
+    try:
+        for version in range(1, 201):
+            await first.publish(room, {"kind": "state", "version": version})
+        # The publisher's own sockets are told at once, before publish returns.
+        assert heard["first"] == list(range(1, 201))
+        for _ in range(100):
+            if len(heard["second"]) >= 200:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        await first.stop()
+        await second.stop()
+    assert heard["second"] == list(range(1, 201))
+    # Its own events coming back through Redis are not told twice.
+    assert heard["first"] == list(range(1, 201))
