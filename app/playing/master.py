@@ -20,7 +20,7 @@ from app.realtime.broker import Broker
 from app.realtime.presence import Presence
 from app.services.matches import Applied
 from app.services.store import Move, Services
-from engines.core import get_engine
+from engines.core import get_bots, get_engine
 
 log = logging.getLogger(__name__)
 
@@ -163,8 +163,14 @@ class Master:
             return
         engine = get_engine(applied.game)
         acting = engine.to_act(applied.state)
-        if set(facts.bots) & acting or (
-            acting and any(engine.legal_actions(applied.state, seat) for seat in facts.bots)
+        if set(facts.bots) & acting:
+            self.bots.kick(room_id)
+            return
+        # Out of turn, only bots that can take an optional action are asked (bot_turn does the same).
+        kinds = get_bots(applied.game)
+        if acting and any(
+            hasattr(kinds.get(kind), "optional") and engine.legal_actions(applied.state, seat)
+            for seat, kind in facts.bots.items()
         ):
             self.bots.kick(room_id)
 

@@ -80,11 +80,9 @@ class _Lru:
                 self._items.move_to_end(key)
             return value
 
-    def drop(self, matches: Any) -> None:
-        """Forget every key for which `matches(key)` is true."""
+    def discard(self, key: Any) -> None:
         with self._lock:
-            for key in [k for k in self._items if matches(k)]:
-                del self._items[key]
+            self._items.pop(key, None)
 
     def put(self, key: Any, value: Any) -> None:
         with self._lock:
@@ -101,12 +99,16 @@ class Services:
         self._test_seeds = itertools.cycle(test_seeds) if test_seeds else None
         self._test_seeds_lock = threading.Lock()
         self.cache = StateCache()
-        # (room id, token hash) -> seat. A seat's token changes only when a seat request is approved or
-        # its player leaves, and every process then forgets the room (Hub.handle); a miss (or an
+        # room id -> {token hash -> seat}. A seat's token changes only when a seat request is approved
+        # or its player leaves, and every process then forgets the room (Hub.handle); a miss (or an
         # unknown token) is looked up in the database and never remembered.
-        self._seats = _Lru(FACTS_SIZE * 4)
+        self._seats = _Lru(FACTS_SIZE)
         # room id -> RoomFacts, only for started rooms (whose seats are settled for good).
         self._facts = _Lru(FACTS_SIZE)
+        # Counts forget() calls: what a read begun before one of them found is not remembered (it may
+        # predate the change that made the room be forgotten, e.g. a revoked token or a stand-in).
+        self._forgets = 0
+        self._forget_lock = threading.Lock()
 
     # -- rooms ------------------------------------------------------------
     def create_room(
@@ -149,28 +151,38 @@ class Services:
     # -- seats --------------------------------------------------------------
     def known_seat(self, room_id: str, token: str) -> int | None:
         """The seat of `token` if this process has seen it before (no database read), else None."""
-        seat: int | None = self._seats.get((room_id, hash_token(token)))
-        return seat
+        tokens: dict[str, int] | None = self._seats.get(room_id)
+        return tokens.get(hash_token(token)) if tokens is not None else None
+
+    def _remember_seat(self, room_id: str, token: str, seat: int, forgets: int) -> None:
+        with self._forget_lock:
+            if forgets != self._forgets:
+                return
+            tokens: dict[str, int] | None = self._seats.get(room_id)
+            # A new dict, never one a reader may hold: readers look without the lock.
+            self._seats.put(room_id, {**(tokens or {}), hash_token(token): seat})
 
     def seat_of(self, room_id: str, token: str | None) -> int | None:
         if token is not None and (known := self.known_seat(room_id, token)) is not None:
             return known
+        forgets = self._forgets
         with self.db.read() as session:
             rooms.find_room(session, room_id)
             seat = seat_of(session, room_id, token)
         if token is not None and seat is not None:
-            self._seats.put((room_id, hash_token(token)), seat)
+            self._remember_seat(room_id, token, seat, forgets)
         return seat
 
     def player_seat(self, room_id: str, token: str | None) -> int:
         """The seat of a player who must be seated to do this."""
         if token is not None and (known := self.known_seat(room_id, token)) is not None:
             return known
+        forgets = self._forgets
         with self.db.read() as session:
             rooms.find_room(session, room_id)
             seat = player_seat(session, room_id, token)
         assert token is not None
-        self._seats.put((room_id, hash_token(token)), seat)
+        self._remember_seat(room_id, token, seat, forgets)
         return seat
 
     def known_facts(self, room_id: str) -> RoomFacts | None:
@@ -179,15 +191,19 @@ class Services:
         return known
 
     def forget(self, room_id: str) -> None:
-        """Drop what this process remembers of a room (call it when a room is deleted)."""
-        self._facts.drop(lambda key: key == room_id)
-        self._seats.drop(lambda key: key[0] == room_id)
+        """Drop what this process remembers of a room: its seats or bots changed, or it was deleted.
+        Reads already under way are not remembered either (see _forgets)."""
+        with self._forget_lock:
+            self._forgets += 1
+            self._facts.discard(room_id)
+            self._seats.discard(room_id)
 
     def facts(self, room_id: str) -> RoomFacts | None:
         """The started room's settled facts (None: no such room, or not started yet)."""
         known: RoomFacts | None = self._facts.get(room_id)
         if known is not None:
             return known
+        forgets = self._forgets
         with self.db.read() as session:
             match = matches.current_match(session, room_id)
             if match is None:
@@ -206,7 +222,9 @@ class Services:
                 frozenset(seat for seat, _kind, standing in bots if standing),
                 clock,
             )
-        self._facts.put(room_id, facts)
+        with self._forget_lock:
+            if forgets == self._forgets:
+                self._facts.put(room_id, facts)
         return facts
 
     # -- playing ----------------------------------------------------------

@@ -154,3 +154,29 @@ def test_a_patient_bot_still_acts_when_the_person_does_not(
     assert wait_until(lambda: ("vote", 1) in events(bells, room_id), 3)
     state = bells.get(f"/api/rooms/{room_id}/state", headers=host).json()
     assert state["to_act"] == [0] and state["legal_actions"] == [{"type": "vote"}]
+
+
+def test_a_persons_move_wakes_no_bot_that_has_no_optional_action(
+    bells: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A bot kind without `optional` (as Mokuru's random bot) may have a legal action out of turn, but
+    # is never asked for it: waking the runner for it would only cost a read per move.
+    monkeypatch.delattr(bells_game.BellBot, "optional")
+    room = bells.post("/api/rooms", json={"game": "bells", "name": "Ann", "options": {"laps": 3}}).json()
+    room_id, host = room["room_id"], auth(room["token"])
+    guest = auth(bells.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"])
+    assert bells.post(f"/api/rooms/{room_id}/bots", headers=host).status_code in (200, 201)
+    assert bells.post(f"/api/rooms/{room_id}/start", headers=host).status_code == 200
+    wait_until(lambda: runner_idle(bells))
+    runner = bells.app.state.runtime.bots  # type: ignore[attr-defined]
+    kicked: list[str] = []
+    kick = runner.kick
+    monkeypatch.setattr(runner, "kick", lambda room: (kicked.append(room), kick(room)))
+    act(bells, room_id, host, "step")
+    # The guest is to act; the bot (seat 2) could ring, yet nothing is asked of it.
+    state = bells.get(f"/api/rooms/{room_id}/state", headers=guest).json()
+    assert state["to_act"] == [1] and kicked == []
+    # The guest's step makes the bot's turn: that wakes it, and it steps (its own move may wake it again).
+    act(bells, room_id, guest, "step")
+    assert kicked[:1] == [room_id]
+    assert wait_until(lambda: ("step", 2) in events(bells, room_id))

@@ -139,3 +139,38 @@ def test_a_forgotten_room_is_looked_up_again(client: TestClient) -> None:
     with pytest.raises(AppError):
         services.player_seat(room_id, "forged")
     assert services.known_seat(room_id, "forged") is None
+
+
+def test_a_read_begun_before_a_forget_is_not_remembered(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token revoked (or a bot standing in) while another thread was reading the room: what that read
+    found may be from before the change, so it is used once and not kept."""
+    import app.services.store as store
+
+    services = _services(client)
+    room_id, (host, _guest) = started_room(client)
+    other_room, _ = started_room(client)
+    services.forget(room_id)
+    real_seat_of, real_match = store.player_seat, store.matches.current_match
+
+    def seat_then_forget(session: Any, room: str, token: str | None) -> int:
+        seat = real_seat_of(session, room, token)
+        services.forget(room)  # the change commits and is heard while this read is under way
+        return seat
+
+    def match_then_forget(session: Any, room: str, lock: bool = False) -> Any:
+        match = real_match(session, room, lock=lock)
+        services.forget(room)
+        return match
+
+    monkeypatch.setattr(store, "player_seat", seat_then_forget)
+    monkeypatch.setattr(store.matches, "current_match", match_then_forget)
+    assert services.player_seat(room_id, host) == 0
+    assert services.facts(room_id) is not None
+    assert services.known_seat(room_id, host) is None and services.known_facts(room_id) is None
+    monkeypatch.undo()
+    # Reads with no forget meanwhile are remembered, and forgetting one room keeps the others.
+    assert services.player_seat(room_id, host) == 0 and services.facts(other_room) is not None
+    services.forget(room_id)
+    assert services.known_facts(other_room) is not None
