@@ -29,6 +29,9 @@ GONE_AFTER = float(os.environ.get("MOTABLE_GONE_AFTER", "120"))
 CHAT_KEPT = 100
 # Pending seat requests a room may hold at once (more: rate_limited).
 MAX_PENDING_REQUESTS = 5
+# Seconds an unanswered seat request stays open. Then it lapses ("expired"): it stops counting toward
+# the cap above, so nobody can fill a room's requests for good, and the asker may ask again.
+REQUEST_LIFETIME = float(os.environ.get("MOTABLE_REQUEST_LIFETIME", "900"))
 
 
 @dataclass(frozen=True)
@@ -200,9 +203,14 @@ def ask_for_seat(session: Session, room_id: str, seat: int) -> dict[str, Any]:
     target = _seat(session, room_id, seat)
     if target.bot:
         raise AppError("invalid_request", f"seat {seat} is a bot's")
-    pending = session.scalars(
+    pending = []
+    for open_request in session.scalars(
         select(SeatRequest).where(SeatRequest.room_id == room.id, SeatRequest.status == "pending")
-    ).all()
+    ):
+        if _lapsed(open_request):
+            open_request.status = "expired"  # written down here, under the room lock
+        else:
+            pending.append(open_request)
     if len(pending) >= MAX_PENDING_REQUESTS:
         raise AppError("rate_limited", "this room has too many open seat requests; try again later")
     token = new_token()
@@ -213,11 +221,21 @@ def ask_for_seat(session: Session, room_id: str, seat: int) -> dict[str, Any]:
     return {"request_id": request.id, "seat": seat, "token": token, "status": "pending"}
 
 
+def _lapsed(request: SeatRequest) -> bool:
+    return aware(request.created_at) <= utcnow() - timedelta(seconds=REQUEST_LIFETIME)
+
+
+def _status(request: SeatRequest) -> str:
+    """pending, approved, refused or expired: a pending request past its lifetime has lapsed, whether
+    or not that was written down yet."""
+    return "expired" if request.status == "pending" and _lapsed(request) else request.status
+
+
 def request_status(session: Session, room_id: str, request_id: str) -> dict[str, Any]:
     request = session.get(SeatRequest, request_id)
     if request is None or request.room_id != room_id:
         raise AppError("not_found", "no such seat request")
-    return {"request_id": request.id, "seat": request.seat, "status": request.status}
+    return {"request_id": request.id, "seat": request.seat, "status": _status(request)}
 
 
 def pending_requests(session: Session, room_id: str) -> list[dict[str, Any]]:
@@ -226,7 +244,17 @@ def pending_requests(session: Session, room_id: str) -> list[dict[str, Any]]:
         .where(SeatRequest.room_id == room_id, SeatRequest.status == "pending")
         .order_by(SeatRequest.created_at)
     )
-    return [{"id": r.id, "seat": r.seat, "at": aware(r.created_at).isoformat()} for r in rows]
+    lifetime = timedelta(seconds=REQUEST_LIFETIME)
+    return [
+        {
+            "id": r.id,
+            "seat": r.seat,
+            "at": aware(r.created_at).isoformat(),
+            "expires": (aware(r.created_at) + lifetime).isoformat(),
+        }
+        for r in rows
+        if not _lapsed(r)
+    ]
 
 
 def answer_request(
@@ -239,6 +267,8 @@ def answer_request(
     request = session.get(SeatRequest, request_id)
     if request is None or request.room_id != room_id:
         raise AppError("not_found", "no such seat request")
+    if _status(request) == "expired":
+        raise AppError("invalid_request", "this request lapsed unanswered; they may ask again")
     if request.status != "pending":
         raise AppError("invalid_request", f"this request was {request.status} already")
     if caller == request.seat:

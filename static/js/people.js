@@ -204,9 +204,12 @@ export function createPeople(ctx) {
         ctx.announce(`Approved: you play as ${seats.get(roomId).name} again.`);
         return;
       }
-      if (status.status === "refused") {
+      if (status.status === "refused" || status.status === "expired") {
         remember(null);
-        say($("people-error"), new Error("Your request for that seat was refused."));
+        const why = status.status === "refused"
+          ? "Your request for that seat was refused."
+          : "Nobody answered your request for that seat in time. You can ask again.";
+        say($("people-error"), new Error(why));
         update();
         ctx.redraw();
         return;
@@ -223,6 +226,8 @@ export function createPeople(ctx) {
       ctx.refreshRoom();
     } catch (error) {
       say($("people-error"), error);
+      // The request may have been answered elsewhere or lapsed: show the room as it is now.
+      ctx.refreshRoom();
     }
   }
 
@@ -336,7 +341,8 @@ export function createPeople(ctx) {
       list.dataset.key = key;
       fill(list, room.seats.map((s) => seatRow(s, room, state)));
     }
-    const requests = room.seat_requests || [];
+    // A request nobody answered lapses at `expires` (the room body is not sent again for that).
+    const requests = (room.seat_requests || []).filter((r) => !r.expires || Date.parse(r.expires) > Date.now());
     $("seat-requests").hidden = requests.length === 0;
     fill($("seat-requests"), requests.map((r) => requestRow(r, room)));
     $("asking-note").hidden = !asking;

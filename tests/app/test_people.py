@@ -118,6 +118,46 @@ def test_seat_requests_are_checked_and_rate_limited(client: TestClient) -> None:
     assert code(bad) == "not_found"
 
 
+def test_an_unanswered_seat_request_lapses_and_frees_its_place(client: TestClient) -> None:
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.models import SeatRequest
+    from app.ratelimit import Buckets
+
+    room_id, (ann, _bo) = room_with(client)
+    # Many askers (the per-address limit is another test's): they fill the room's five places.
+    client.app.state.runtime.master.people.asking = Buckets(1000, 1000)  # type: ignore[attr-defined]
+    asked = [client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1}).json() for _ in range(5)]
+    full = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1})
+    assert code(full) == "rate_limited"
+    first = asked[0]["request_id"]
+    status = client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()
+    assert status["status"] == "pending"
+    # Nobody answers for longer than a request lives.
+    long_ago = people.utcnow() - timedelta(seconds=people.REQUEST_LIFETIME + 1)
+    services = client.app.state.runtime.services  # type: ignore[attr-defined]
+    with services.db.transaction() as session:
+        session.execute(update(SeatRequest).where(SeatRequest.room_id == room_id).values(created_at=long_ago))
+    status = client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()
+    assert status["status"] == "expired"
+    assert client.get(f"/api/rooms/{room_id}").json()["seat_requests"] == []
+    late = client.post(f"/api/rooms/{room_id}/seat-requests/{first}/approve", headers=auth(ann))
+    assert code(late) == "invalid_request" and "lapsed" in late.json()["error"]["message"]
+    # The seat's old token still holds it; the asker may ask again, and this time the host answers.
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(_bo)).json()["seat"] == 1
+    again = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1})
+    assert again.status_code == 201
+    pending = client.get(f"/api/rooms/{room_id}").json()["seat_requests"]
+    assert [r["id"] for r in pending] == [again.json()["request_id"]]
+    approved = client.post(
+        f"/api/rooms/{room_id}/seat-requests/{again.json()['request_id']}/approve", headers=auth(ann)
+    )
+    assert approved.status_code == 200, approved.text
+    assert client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()["status"] == "expired"
+
+
 def test_clock_is_set_by_the_host_before_the_start(client: TestClient) -> None:
     room_id, (ann, bo) = room_with(client, start=False)
     assert (

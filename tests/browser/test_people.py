@@ -137,6 +137,39 @@ def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
     expect(ann.locator("#seat-requests")).to_be_hidden()
 
 
+def test_a_seat_request_nobody_answers_lapses(
+    new_player: Callable[..., Page], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = tmp_path_factory.mktemp("motable-lapse")
+    # Requests live 3 seconds here (15 minutes by default).
+    server = ServeProcess(
+        {"DATABASE_URL": f"sqlite:///{folder / 'motable.db'}", "MOTABLE_REQUEST_LIFETIME": "3"},
+        folder / "server.log",
+    )
+    server.start()
+    try:
+        ann, bo, url = ann_and_bo(server, new_player)
+        bo.evaluate("localStorage.clear()")
+        asker = new_player(375, 800)
+        asker.goto(url)
+        asker.click("#watch-button")
+        row = asker.locator("#seat-list .seat-item", has_text="Bo")
+        row.get_by_role("button", name="This is my seat").click()
+        note = asker.locator("#waiting-panel #asking-note")
+        expect(note).to_contain_text("waiting for a player to approve")
+        # Nobody answers: the asker is told, and may ask again.
+        expect(asker.locator("#people-error")).to_contain_text(
+            "Nobody answered your request for that seat in time", timeout=15_000
+        )
+        expect(row.get_by_role("button", name="This is my seat")).to_be_visible()
+        # Nobody's page goes on showing the lapsed request.
+        expect(asker.locator("#seat-requests")).to_be_hidden(timeout=10_000)
+        expect(ann.locator("#seat-requests")).to_be_hidden(timeout=10_000)
+        shoot(asker, "people-seat-request-lapsed")
+    finally:
+        server.stop()
+
+
 def test_the_clock_is_chosen_in_the_lobby_form(
     people_server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
