@@ -94,22 +94,24 @@ class MojoState:
         return [sum(r[s] for r in self.round_scores) for s in range(self.players)]
 
 
-def score_cards(cards: list[int]) -> int:
-    """Per colour the highest value held, summed (equal values count once)."""
+def _best_per_colour(cards: list[int]) -> dict[str, int]:
+    """Per colour the highest value held."""
     best: dict[str, int] = {}
     for c in cards:
         colour, value = COLOUR[c], VALUE[c]
         if value > best.get(colour, -1):
             best[colour] = value
-    return sum(best.values())
+    return best
+
+
+def score_cards(cards: list[int]) -> int:
+    """Per colour the highest value held, summed (equal values count once)."""
+    return sum(_best_per_colour(cards).values())
 
 
 def best_cards(cards: list[int]) -> list[dict[str, Any]]:
     """The cards that score: per colour the highest value held, highest first."""
-    best: dict[str, int] = {}
-    for c in cards:
-        if VALUE[c] > best.get(COLOUR[c], -1):
-            best[COLOUR[c]] = VALUE[c]
+    best = _best_per_colour(cards)
     return [
         {"colour": colour, "value": value} for colour, value in sorted(best.items(), key=lambda kv: -kv[1])
     ]

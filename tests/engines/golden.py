@@ -7,6 +7,7 @@ then read the diff: every changed line is a behaviour change players will see.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +37,11 @@ def snapshot(engine: Any, state: Any, players: int) -> dict[str, Any]:
     }
 
 
-def record(name: str) -> dict[str, Any]:
-    game, players, seed, options = CASES[name]
+def play(
+    game: str, players: int, seed: int, options: dict[str, Any], seats: list[Any], every: int = EVERY
+) -> dict[str, Any]:
+    """A whole match of `seats` (one bot per seat), with a stored position every `every` actions."""
     engine = get_engine(game)
-    bots = get_bots(game)
-    strong = bots.get("strong", bots["random"])
-    seats = [
-        strong(engine, seed + s) if s % 2 == 0 else bots["random"](engine, seed + s) for s in range(players)
-    ]
     state = engine.setup(players, seed, engine.spec.parse_options(options))
     actions: list[list[Any]] = []
     checkpoints = {"0": snapshot(engine, state, players)}
@@ -52,7 +50,7 @@ def record(name: str) -> dict[str, Any]:
         action = seats[seat].choose(state, seat)
         state = engine.apply(state, seat, action)
         actions.append([seat, action])
-        if len(actions) % EVERY == 0:
+        if len(actions) % every == 0:
             checkpoints[str(len(actions))] = snapshot(engine, state, players)
     checkpoints[str(len(actions))] = snapshot(engine, state, players)
     result = engine.result(state)
@@ -65,6 +63,17 @@ def record(name: str) -> dict[str, Any]:
         "checkpoints": checkpoints,
         "result": result.to_json() if result else None,
     }
+
+
+def record(name: str) -> dict[str, Any]:
+    game, players, seed, options = CASES[name]
+    engine = get_engine(game)
+    bots = get_bots(game)
+    strong = bots.get("strong", bots["random"])
+    seats = [
+        strong(engine, seed + s) if s % 2 == 0 else bots["random"](engine, seed + s) for s in range(players)
+    ]
+    return play(game, players, seed, options, seats)
 
 
 def replay(golden: dict[str, Any]) -> dict[str, Any]:
@@ -85,10 +94,16 @@ def path_for(name: str) -> Path:
     return GOLDEN_DIR / f"{name}.json"
 
 
+def write_all(directory: Path, names: Iterable[str], record: Callable[[str], dict[str, Any]]) -> None:
+    """Record each case again into `directory`/<name>.json."""
+    directory.mkdir(exist_ok=True)
+    for name in names:
+        text = json.dumps(record(name), indent=1, sort_keys=True) + "\n"
+        (directory / f"{name}.json").write_text(text, encoding="utf-8")
+
+
 def main() -> None:
-    GOLDEN_DIR.mkdir(exist_ok=True)
-    for name in CASES:
-        path_for(name).write_text(json.dumps(record(name), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_all(GOLDEN_DIR, CASES, record)
 
 
 if __name__ == "__main__":

@@ -6,12 +6,11 @@ then read the diff: every changed line is a behaviour change players will see.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from engines.core import get_bots, get_engine
-from tests.engines.golden import snapshot
+from tests.engines.golden import play, write_all
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 GAME = "mooki-island"
@@ -29,39 +28,12 @@ def record(name: str) -> dict[str, Any]:
     seed, options, names = CASES[name]
     engine = get_engine(GAME)
     bots = get_bots(GAME)
-    seats = [bots[n](engine, seed + s) for s, n in enumerate(names)]
-    state = engine.setup(2, seed, engine.spec.parse_options(options))
-    actions: list[list[Any]] = []
-    checkpoints = {"0": snapshot(engine, state, 2)}
-    while acting := engine.to_act(state):
-        seat = min(acting)
-        action = seats[seat].choose(state, seat)
-        state = engine.apply(state, seat, action)
-        actions.append([seat, action])
-        if len(actions) % EVERY == 0:
-            checkpoints[str(len(actions))] = snapshot(engine, state, 2)
-    checkpoints[str(len(actions))] = snapshot(engine, state, 2)
-    result = engine.result(state)
-    return {
-        "game": GAME,
-        "players": 2,
-        "seed": seed,
-        "options": options,
-        "actions": actions,
-        "checkpoints": checkpoints,
-        "result": result.to_json() if result else None,
-    }
+    return play(GAME, 2, seed, options, [bots[n](engine, seed + s) for s, n in enumerate(names)], EVERY)
 
 
 def path_for(name: str) -> Path:
     return GOLDEN_DIR / f"{name}.json"
 
 
-def main() -> None:
-    GOLDEN_DIR.mkdir(exist_ok=True)
-    for name in CASES:
-        path_for(name).write_text(json.dumps(record(name), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-
-
 if __name__ == "__main__":
-    main()
+    write_all(GOLDEN_DIR, CASES, record)
