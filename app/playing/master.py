@@ -7,6 +7,7 @@ is never committed without being published, whoever made it. (boardgame.io's Mas
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any, Literal
@@ -26,6 +27,10 @@ log = logging.getLogger(__name__)
 
 Starter = int | Literal["random"] | None
 
+# Seconds between a socket opening or closing and the room being told: the sockets of a table that
+# open (or close) together are told in one room body rather than one each.
+PRESENCE_WAIT = 0.025
+
 
 class Master:
     def __init__(self, services: Services, broker: Broker, presence: Presence, bot_delay: float) -> None:
@@ -36,6 +41,9 @@ class Master:
         self.bots = BotRunner(services, self.writer.submit, self._bot_played, bot_delay)
         # Presence times, clocks, stand-ins, seat requests and chat (app/playing/people.py).
         self.people = People(self)
+        # Rooms whose presence changed and will be told after PRESENCE_WAIT, and the tellings under way.
+        self._presence_due: dict[str, asyncio.TimerHandle] = {}
+        self._telling: set[asyncio.Task[None]] = set()
 
     # -- reads --------------------------------------------------------------
     async def room(self, room_id: str) -> dict[str, Any]:
@@ -108,12 +116,23 @@ class Master:
         # Nothing to write: "away since" is when the seat's socket last closed, and while one is
         # open presence says so (a process killed with sockets open leaves the last close standing).
         await self.presence.add(room_id, seat)
-        await self.room_changed(room_id)
+        self._presence_changed(room_id)
 
     async def disconnect(self, room_id: str, seat: int) -> None:
         await self.presence.remove(room_id, seat)
         await self.people.seen(room_id, seat)
-        await self.room_changed(room_id)
+        self._presence_changed(room_id)
+
+    def _presence_changed(self, room_id: str) -> None:
+        if room_id not in self._presence_due:
+            loop = asyncio.get_running_loop()
+            self._presence_due[room_id] = loop.call_later(PRESENCE_WAIT, self._tell_presence, room_id)
+
+    def _tell_presence(self, room_id: str) -> None:
+        del self._presence_due[room_id]
+        task = asyncio.create_task(self.room_changed(room_id))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
 
     # -- publishing -----------------------------------------------------------
     async def _publish(self, room_id: str, event: dict[str, Any]) -> None:
@@ -183,5 +202,9 @@ class Master:
             self.bots.kick(room_id)
 
     async def stop(self) -> None:
+        for handle in self._presence_due.values():
+            handle.cancel()
+        self._presence_due.clear()
+        await asyncio.gather(*self._telling, return_exceptions=True)
         await self.bots.stop()
         await self.writer.stop()

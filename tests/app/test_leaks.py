@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
@@ -9,6 +10,8 @@ import jsonpatch
 import pytest
 from starlette.testclient import TestClient
 
+from app.config import Settings
+from app.main import create_app
 from engines.core import conformance, game_ids, get_engine
 
 from .conftest import auth
@@ -26,6 +29,14 @@ def logged_cards(action: Any) -> set[int]:
         return set()
     named = action.get("card")
     return {named} if isinstance(named, int) else set()
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    """Rate limits off: while a bot thinks, the test polls every seat's state as fast as it can, and
+    a 429 answer would end the match early (limits are tested in test_ratelimit.py)."""
+    with TestClient(create_app(Settings(database_url=database_url, bot_delay=0, rate_per_second=0))) as test:
+        yield test
 
 
 @pytest.mark.parametrize("game", game_ids())

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.servers import ServeProcess
 
@@ -112,12 +112,13 @@ def test_a_lost_seat_is_asked_for_and_approved(
     expect(ann.locator("#seat-requests")).to_be_hidden()
 
 
-def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
-    people_server: ServeProcess, new_player: Callable[..., Page]
-) -> None:
-    ann, bo, url = ann_and_bo(people_server, new_player)
+def bo_asks_in_the_waiting_room(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> tuple[Page, Page, Page, Locator]:
+    """Bo's browser data is gone; before the start, on another device, he watches and says which seat
+    is his. Returns Ann's, Bo's old and the asker's pages, and Bo's row on the asker's page."""
+    ann, bo, url = ann_and_bo(server, new_player)
     bo.evaluate("localStorage.clear()")
-    # On another device, before the start: Bo watches and says which seat is his.
     asker = new_player(375, 800)
     asker.goto(url)
     asker.click("#watch-button")
@@ -126,6 +127,13 @@ def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
     shoot(asker, "people-claim-waiting")
     row.get_by_role("button", name="This is my seat").click()
     expect(asker.locator("#waiting-panel #asking-note")).to_contain_text("waiting for a player to approve")
+    return ann, bo, asker, row
+
+
+def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann, _bo, asker, _row = bo_asks_in_the_waiting_room(people_server, new_player)
     expect(asker.locator("#seat-list").get_by_role("button", name="This is my seat")).to_have_count(0)
     # The host answers in the waiting room too.
     request = ann.locator("#waiting-panel #seat-requests")
@@ -148,15 +156,7 @@ def test_a_seat_request_nobody_answers_lapses(
     )
     server.start()
     try:
-        ann, bo, url = ann_and_bo(server, new_player)
-        bo.evaluate("localStorage.clear()")
-        asker = new_player(375, 800)
-        asker.goto(url)
-        asker.click("#watch-button")
-        row = asker.locator("#seat-list .seat-item", has_text="Bo")
-        row.get_by_role("button", name="This is my seat").click()
-        note = asker.locator("#waiting-panel #asking-note")
-        expect(note).to_contain_text("waiting for a player to approve")
+        ann, _bo, asker, row = bo_asks_in_the_waiting_room(server, new_player)
         # Nobody answers: the asker is told, and may ask again.
         expect(asker.locator("#people-error")).to_contain_text(
             "Nobody answered your request for that seat in time", timeout=15_000
