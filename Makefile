@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-js test-browser lint bench setup chromium clean
+.PHONY: run test test-fast test-js test-browser lint bench setup chromium test-tools clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -17,10 +17,17 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/motable serve
 
+# Debian packages the tests drive: Chromium (browser tests), nginx and docker-compose (the shipped
+# proxy config and compose file are checked for real). Installed only when missing.
+APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
+
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
+	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) $(APT_INSTALL) chromium; }
+
+test-tools: chromium
+	@{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } && command -v docker-compose >/dev/null 2>&1 || \
+	  { $(SUDO) apt-get update -qq && $(SUDO) $(APT_INSTALL) nginx-light docker-compose; }
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -32,8 +39,8 @@ lint: $(STAMP)
 test-js:
 	node --test tests/js/
 
-## make test: set up (virtualenv, packages, Chromium) and run lint plus every test.
-test: $(STAMP) chromium lint test-js
+## make test: set up (virtualenv, packages, Chromium, nginx, docker-compose) and run lint plus every test.
+test: $(STAMP) test-tools lint test-js
 	$(VENV)/bin/pytest -m "not browser"
 	$(VENV)/bin/pytest -m browser
 
