@@ -1,7 +1,10 @@
-"""Real `motable serve` processes: two sharing PostgreSQL and Redis, and one killed with SIGKILL."""
+"""Real `motable serve` processes: two sharing PostgreSQL and Redis, and one killed with SIGKILL (one
+room playing, and rooms playing at once on SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
@@ -105,3 +108,79 @@ def test_kill_9_loses_no_acknowledged_action(
     assert "seed" in log
     assert [(e["seat"], e["action"]) for e in log["entries"] if e["seat"] in tokens] == acked
     assert httpx.get(f"{second.base_url}/api/rooms/{room_id}").json()["status"] == "finished"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def served_database(request: pytest.FixtureRequest) -> str:
+    """A database URL as an operator writes it in DATABASE_URL (the server migrates it at start)."""
+    url: str = request.getfixturevalue(f"{request.param}_url")
+    return url
+
+
+def test_kill_9_under_load_loses_no_acknowledged_action(
+    served_database: str, spawn: Callable[[dict[str, str]], ServeProcess]
+) -> None:
+    """Rooms playing at once, as fast as the server answers, when the process is killed: every
+    action acknowledged before the kill is in the log after the restart, at the version it was
+    acknowledged for (an action in flight may or may not be; it was never acknowledged)."""
+    env = {"DATABASE_URL": served_database, "MOTABLE_RATE_PER_SECOND": "0"}
+    first = spawn(env)
+    rooms: list[tuple[str, dict[int, str]]] = []
+    for _ in range(8):
+        room = httpx.post(f"{first.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+        bo = httpx.post(f"{first.base_url}/api/rooms/{room['room_id']}/join", json={"name": "Bo"}).json()
+        httpx.post(f"{first.base_url}/api/rooms/{room['room_id']}/start", headers=auth(room["token"]))
+        rooms.append((room["room_id"], {0: room["token"], 1: bo["token"]}))
+    acked: dict[str, list[tuple[int, int, Any]]] = {room_id: [] for room_id, _ in rooms}
+    killed = threading.Event()
+
+    def play(room_id: str, tokens: dict[int, str]) -> None:
+        with httpx.Client(base_url=first.base_url, timeout=10) as http:
+            while not killed.is_set():
+                try:
+                    public = http.get(f"/api/rooms/{room_id}/state").json()
+                    if public["status"] == "finished":
+                        return
+                    seat = public["to_act"][0]
+                    mine = http.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[seat])).json()
+                    action, version = mine["legal_actions"][-1], mine["version"]
+                    response = http.post(
+                        f"/api/rooms/{room_id}/actions",
+                        headers=auth(tokens[seat]),
+                        json={"action": action, "version": version},
+                    )
+                except httpx.TransportError:
+                    return  # the server is gone: this action was never acknowledged
+                if response.status_code == 200:
+                    acked[room_id].append((version, seat, action))
+
+    players = [threading.Thread(target=play, args=room) for room in rooms]
+    for player in players:
+        player.start()
+    deadline = time.monotonic() + 30
+    while sum(map(len, acked.values())) < 150 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    first.kill()
+    killed.set()
+    for player in players:
+        player.join(timeout=30)
+    assert sum(map(len, acked.values())) >= 150
+    second = spawn(env)
+    for room_id, tokens in rooms:
+        log = httpx.get(f"{second.base_url}/api/rooms/{room_id}/log").json()
+        logged = {e["seq"]: (e["seat"], e["action"]) for e in log["entries"]}
+        for version, seat, action in acked[room_id]:
+            assert logged.get(version) == (seat, action), (room_id, version)
+        # The match goes on from what was committed.
+        public = httpx.get(f"{second.base_url}/api/rooms/{room_id}/state").json()
+        if public["status"] == "playing":
+            seat = public["to_act"][0]
+            mine = httpx.get(
+                f"{second.base_url}/api/rooms/{room_id}/state", headers=auth(tokens[seat])
+            ).json()
+            moved = httpx.post(
+                f"{second.base_url}/api/rooms/{room_id}/actions",
+                headers=auth(tokens[seat]),
+                json={"action": mine["legal_actions"][0], "version": mine["version"]},
+            )
+            assert moved.status_code == 200, moved.text
