@@ -20,8 +20,8 @@ from app.playing.writer import Writer
 from app.realtime.broker import Broker
 from app.realtime.presence import Presence
 from app.services.matches import Applied
-from app.services.store import Move, Services
-from engines.core import get_bots, get_engine
+from app.services.store import Move, Services, takes_optional_actions
+from engines.core import get_engine
 
 log = logging.getLogger(__name__)
 
@@ -185,10 +185,9 @@ class Master:
         if set(facts.bots) & acting:
             self.bots.kick(room_id)
             return
-        # Out of turn, only bots that can take an optional action are asked (bot_turn does the same).
-        kinds = get_bots(applied.game)
+        # Out of turn, only bots that take optional actions are asked (as bot_turn does).
         if acting and any(
-            hasattr(kinds.get(kind), "optional") and engine.legal_actions(applied.state, seat)
+            takes_optional_actions(applied.game, kind) and engine.legal_actions(applied.state, seat)
             for seat, kind in facts.bots.items()
         ):
             self.bots.kick(room_id)

@@ -221,8 +221,12 @@ def ask_for_seat(session: Session, room_id: str, seat: int) -> dict[str, Any]:
     return {"request_id": request.id, "seat": seat, "token": token, "status": "pending"}
 
 
+def _expiry(request: SeatRequest) -> datetime:
+    return aware(request.created_at) + timedelta(seconds=REQUEST_LIFETIME)
+
+
 def _lapsed(request: SeatRequest) -> bool:
-    return aware(request.created_at) <= utcnow() - timedelta(seconds=REQUEST_LIFETIME)
+    return _expiry(request) <= utcnow()
 
 
 def _status(request: SeatRequest) -> str:
@@ -244,14 +248,8 @@ def pending_requests(session: Session, room_id: str) -> list[dict[str, Any]]:
         .where(SeatRequest.room_id == room_id, SeatRequest.status == "pending")
         .order_by(SeatRequest.created_at)
     )
-    lifetime = timedelta(seconds=REQUEST_LIFETIME)
     return [
-        {
-            "id": r.id,
-            "seat": r.seat,
-            "at": aware(r.created_at).isoformat(),
-            "expires": (aware(r.created_at) + lifetime).isoformat(),
-        }
+        {"id": r.id, "seat": r.seat, "at": aware(r.created_at).isoformat(), "expires": _expiry(r).isoformat()}
         for r in rows
         if not _lapsed(r)
     ]

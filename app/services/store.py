@@ -30,6 +30,11 @@ def _bot_seed(seed: int, version: int, seat: int) -> int:
     return (seed * 1_000_003 + version * 31 + seat) & _MASK
 
 
+def takes_optional_actions(game: str, kind: str) -> bool:
+    """Whether bots of `kind` are offered optional actions out of turn: their class has `optional`."""
+    return hasattr(get_bots(game).get(kind), "optional")
+
+
 @dataclass(frozen=True)
 class BotTurn:
     room_id: str
@@ -369,8 +374,7 @@ class Services:
             if seat in acting or (version, seat) in declined:
                 continue
             kind = facts.bots[seat]
-            optional = getattr(bots.get(kind), "optional", None)
-            if optional is None or not engine.legal_actions(state, seat):
+            if not takes_optional_actions(facts.game, kind) or not engine.legal_actions(state, seat):
                 continue
             bot = bots[kind](engine, _bot_seed(seed, version, seat))
             action = bot.optional(copy.deepcopy(state), seat)
