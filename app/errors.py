@@ -22,6 +22,9 @@ STATUS_BY_CODE = {
     "invalid_request": 422,
     "too_large": 413,
     "rate_limited": 429,
+    # Not in the contract's list: a service the answer needs (the database, shared presence) cannot
+    # be reached just now; sent with Retry-After, and nothing was changed.
+    "unavailable": 503,
     # Not in the contract's list: a bug of ours, still answered in the contract's error shape.
     "internal_error": 500,
 }
@@ -32,10 +35,12 @@ CODE_BY_STATUS = {status: code for code, status in STATUS_BY_CODE.items() if sta
 class AppError(Exception):
     """A refused request. Raised before anything is written, so it changes nothing."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        # Seconds after which the same request may succeed (sent as Retry-After), for 429 and 503.
+        self.retry_after = retry_after
 
     @property
     def status(self) -> int:

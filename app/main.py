@@ -126,7 +126,10 @@ def _error_response(status: int, code: str, message: str) -> JSONResponse:
 
 async def _app_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
-    return _error_response(exc.status, exc.code, exc.message)
+    response = _error_response(exc.status, exc.code, exc.message)
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:

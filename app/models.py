@@ -12,6 +12,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     UniqueConstraint,
@@ -53,6 +54,12 @@ class Room(Base):
     clock: Mapped[int | None] = mapped_column(Integer, default=None)
     # Whether spectators may write in the table chat (the host decides).
     chat_spectators: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Bumped whenever a seat's token or player changes (handover, leave, removal, a bot standing in):
+    # every process compares it with what it cached, so a revoked token stops working within seconds
+    # even when the broker's message was lost (app/playing/seatwatch.py).
+    seat_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # A digest of the address that made the room (app/ratelimit.py's quotas), None for older rooms.
+    creator: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
 
 
 class Seat(Base):
@@ -138,8 +145,15 @@ class SeatRequest(Base):
     seat: Mapped[int] = mapped_column(Integer)
     # sha256 of the token handed to the asker: it becomes the seat's token once approved.
     token_hash: Mapped[str] = mapped_column(String(64))
+    # pending, waiting (approved by someone other than the holder: in its refusal window), approved,
+    # refused or expired (see docs/people.md for the state machine).
     status: Mapped[str] = mapped_column(String(16), default="pending")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A digest of the asking address: each address holds its own places among a room's requests.
+    asker: Mapped[str | None] = mapped_column(String(64), default=None)
+    # Who approved (a seat number) and when the handover takes effect (the end of the refusal window).
+    approved_by: Mapped[int | None] = mapped_column(Integer, default=None)
+    effective_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class ChatMessage(Base):
@@ -154,4 +168,40 @@ class ChatMessage(Base):
     # The seq of the match's last event when it was said (None before the first deal): the
     # table's log shows the message after that event.
     after_seq: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # "chat": written by a person; "seat": the table's own line (a seat moved to another device,
+    # a player left or was removed), shown to everyone and never muted.
+    kind: Mapped[str] = mapped_column(String(16), default="chat", server_default="chat")
+
+
+class SeatMove(Base):
+    """A token that stopped working, and why: a dead seat link can then say what happened to it."""
+
+    __tablename__ = "seat_moves"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    # sha256 of the token that stopped working.
+    old_token_hash: Mapped[str] = mapped_column(String(64), index=True)
+    # moved (to another device), left, removed (by the host, after being gone).
+    reason: Mapped[str] = mapped_column(String(16))
+    # Who approved a move (a seat number; None: the holder themselves, or not a move).
+    by_seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Replay(Base):
+    """A finished match's replay body for one viewpoint, built once and kept gzip-compressed."""
+
+    __tablename__ = "replays"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    # "all", "spectator" or a seat number written as text.
+    viewpoint: Mapped[str] = mapped_column(String(16), primary_key=True)
+    # A strong ETag: the sha256 of the uncompressed body.
+    etag: Mapped[str] = mapped_column(String(64))
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    # Length of the uncompressed body in bytes.
+    size: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
