@@ -58,6 +58,19 @@ class Settings(BaseSettings):
     # Keys this server writes in Redis start with it (shared rate-limit buckets).
     redis_prefix: str = "motable"
 
+    # -- per-address limits (issue 18; app/ratelimit.py; 0 turns each one off) --
+    # Headroom for seats once their address is out of requests: a room's bucket, shared by its seats,
+    # and the address's own headroom bucket (all its rooms together), each this size.
+    seat_rate_per_second: float = 10.0
+    seat_rate_burst: int = 60
+    # Rooms an address may make per hour (rematches included), and bots it may seat per hour.
+    rooms_per_hour: int = 30
+    bots_per_hour: int = 60
+    # Matches of bots alone (no person seated) an address's rooms may have playing at once; the
+    # newer ones beyond it are not played. Such a match stops being played after this many minutes.
+    all_bot_matches_per_address: int = 3
+    all_bot_match_minutes: float = 30.0
+
     # -- connections ----------------------------------------------------------
     # Seconds a client may take to send a request's headers (from connecting or from the last answer).
     header_timeout: float = 10.0
@@ -68,6 +81,9 @@ class Settings(BaseSettings):
     # Open connections (sockets included) at once; past it new requests get 503. One process is
     # meant to hold 5,000 players (issue 11), so the default leaves room above that.
     max_connections: int = 8000
+    # Of those, what one client address may hold (an IPv6 client: its /64); trusted proxies are not
+    # counted (they carry everyone's connections). Past it that address's new connections get 503.
+    max_connections_per_address: int = 200
 
     # -- addresses ------------------------------------------------------------
     # The address people open, e.g. https://cards.example.org: join links and QR codes use it.
@@ -88,6 +104,8 @@ class Settings(BaseSettings):
     archive_after_hours: float = 24.0 * 7
     # ...and deleted with its room after this long without a move.
     abandoned_match_hours: float = 24.0 * 90
+    # A match of bots alone (no person seated), after its last move or after it ended.
+    all_bot_room_hours: float = 1.0
     # How often each server process prunes (0: never; leave it to `motable prune`).
     prune_every_hours: float = 1.0
 

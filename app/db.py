@@ -3,21 +3,64 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Engine, create_engine, event, exc, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 import migrations
 
 # An execution option marking a transaction that only reads.
 READ_ONLY = "motable_read_only"
+
+# Seconds a new PostgreSQL connection may take before it counts as failed (unless the URL says
+# otherwise): an unreachable database host then answers 503 promptly instead of after TCP's minutes.
+CONNECT_TIMEOUT = 5
+
+# Seconds a client is told to wait (Retry-After) when the database cannot be reached.
+UNAVAILABLE_RETRY_AFTER = 5
+
+# What the database driver raises when it cannot serve a query now, whatever the query: the server
+# refused or dropped the connection, the pool had none free in time, the file could not be opened
+# or is locked. Wrapped by SQLAlchemy (the first four) or raised by the drivers themselves.
+_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    exc.OperationalError,
+    exc.InterfaceError,
+    exc.TimeoutError,
+    exc.DisconnectionError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    sqlite3.OperationalError,
+)
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether `error` means the database cannot be reached just now, rather than a bug: the error
+    itself, what it was raised from (`raise ... from`), or any member of an exception group."""
+    seen: set[int] = set()
+    stack = [error]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, _UNAVAILABLE):
+            return True
+        if isinstance(item, exc.DBAPIError) and item.connection_invalidated:
+            return True
+        if isinstance(item, BaseExceptionGroup):
+            stack.extend(item.exceptions)
+        if item.__cause__ is not None:
+            stack.append(item.__cause__)
+    return False
 
 
 def create_private_sqlite_file(url: str) -> None:
@@ -33,7 +76,8 @@ def create_private_sqlite_file(url: str) -> None:
 
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        args = {} if "connect_timeout" in make_url(url).query else {"connect_timeout": CONNECT_TIMEOUT}
+        return create_engine(url, pool_pre_ping=True, connect_args=args)
     create_private_sqlite_file(url)
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 

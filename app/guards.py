@@ -1,43 +1,125 @@
-"""ASGI guards that refuse bad requests before any work: malformed room ids (and, below, bad JSON)."""
+"""ASGI guards that refuse bad requests before any work: paths and query strings no database could
+store, made-up room ids; and the browser security headers on every answer."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import unquote_to_bytes
 
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import error_body
 from app.roomids import is_room_id
 
-# The JSON API's and the socket's room paths; the room page checks its own id (it answers HTML).
-_ROOM_PATH = re.compile(r"^/(?:api|ws)/rooms/([^/]+)")
+# Characters no database here stores as text: NUL (PostgreSQL refuses it in text and JSON) and lone
+# surrogates (they have no UTF-8 form, so neither driver can send them).
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+# Longer than any id the server makes (room ids are 12 characters, request ids 16) or any file name
+# it serves; a longer segment names nothing, so it is refused before it reaches a query.
+MAX_SEGMENT = 200
+
+# Paths whose first segment after the prefix is a room id: the JSON API, the socket and the pages.
+_ROOM_PATH = re.compile(r"^/(api/rooms|ws/rooms|r)/([^/]+)")
+# The pages a person opens (a room and its replay, a game's rules): their not-found answer is a page.
+_PAGE_PATH = re.compile(r"^/(r|rules)/")
+
+
+def storable(text: str) -> bool:
+    """Whether a database could keep `text` as it is."""
+    return _UNSTORABLE.search(text) is None
+
+
+def storable_json(value: Any) -> bool:
+    """Whether every string and key in a decoded JSON value is `storable` (walked without recursion)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not storable(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
+def _decoded(raw: bytes) -> str | None:
+    """Percent-decoded `raw` as UTF-8, or None when the bytes it stands for are not UTF-8."""
+    try:
+        return unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _path_ok(scope: Scope) -> bool:
+    raw: bytes | None = scope.get("raw_path")
+    # uvicorn decodes the path leniently (bad bytes become U+FFFD): judge the bytes the client sent.
+    path = _decoded(raw) if raw is not None else scope["path"]
+    if path is None or not storable(path) or not storable(scope["path"]):
+        return False
+    return all(len(segment) <= MAX_SEGMENT for segment in path.split("/"))
+
+
+def _query_ok(scope: Scope) -> bool:
+    query: bytes = scope.get("query_string", b"")
+    if not query:
+        return True
+    decoded = _decoded(query.replace(b"+", b" "))
+    return decoded is not None and storable(decoded)
 
 
 class RoomIdGuard:
-    """A room id that cannot exist answers 404 not_found (a socket: close 1008) without touching the
-    database: a NUL byte or a 3,000-character id never reaches a query."""
+    """Refuses, before any work and on every route, what could never name anything or reach the database:
 
-    def __init__(self, app: ASGIApp) -> None:
+    - a path with NUL, a lone surrogate, bytes that are not UTF-8 once percent-decoded, or a segment
+      longer than MAX_SEGMENT: 404 not_found;
+    - a room id (`/api/rooms/{id}`, `/ws/rooms/{id}`, `/r/{id}`) that is not a room id's shape: 404;
+    - a query string holding such characters: 422 invalid_request.
+
+    Pages answer their HTML not-found page (`page_not_found`), everything else the contract's JSON
+    error, and a socket is accepted and then closed with 1008 (as for a room that does not exist)."""
+
+    def __init__(self, app: ASGIApp, page_not_found: Callable[[Scope], Response] | None = None) -> None:
         self.app = app
+        self.page_not_found = page_not_found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket"):
-            found = _ROOM_PATH.match(scope["path"])
-            if found is not None and not is_room_id(found.group(1)):
-                await self._refuse(scope, receive, send)
-                return
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if not _path_ok(scope):
+            await self._refuse(scope, receive, send, 404, "not_found", "there is nothing at this address")
+            return
+        room = _ROOM_PATH.match(scope["path"])
+        if room is not None and not is_room_id(room.group(2)):
+            await self._refuse(scope, receive, send, 404, "not_found", "no such room")
+            return
+        if not _query_ok(scope):
+            message = "the query string may hold only UTF-8 text without NUL characters"
+            await self._refuse(scope, receive, send, 422, "invalid_request", message)
+            return
         await self.app(scope, receive, send)
 
-    @staticmethod
-    async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
+    async def _refuse(
+        self, scope: Scope, receive: Receive, send: Send, status: int, code: str, message: str
+    ) -> None:
         if scope["type"] == "websocket":
-            # As for a room that does not exist: accepted, then closed with 1008 (CONTRACT.md).
-            await receive()
+            await receive()  # websocket.connect
             await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": 1008, "reason": "no such room"})
+            await send({"type": "websocket.close", "code": 1008, "reason": message})
             return
-        response = JSONResponse(error_body("not_found", "no such room"), status_code=404)
+        response: Response
+        path: str = scope["path"]
+        if status == 404 and self.page_not_found is not None and _PAGE_PATH.match(path):
+            response = self.page_not_found(scope)
+        else:
+            response = JSONResponse(error_body(code, message), status_code=status)
         await response(scope, receive, send)
 
 

@@ -20,14 +20,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import delivery, jsonsafe
 from app.config import Settings
+from app.db import UNAVAILABLE_RETRY_AFTER, unavailable
 from app.errors import CODE_BY_STATUS, AppError, error_body
-from app.guards import RoomIdGuard, SecurityHeaders
+from app.guards import RoomIdGuard, SecurityHeaders, storable_json
 from app.logs import redact_tokens
 from app.ratelimit import RateLimit, make_buckets
 from app.retention import prune_on_schedule
 from app.routes import api, health, pages, people, replay, ws
 from app.runtime import Runtime
 from engines.core import registry
+
+# A socket's close code for "try again later" (RFC 6455): clients reconnect after it.
+TRY_AGAIN_LATER = 1013
 
 # Where uvicorn logged unexpected failures before CatchAll answered them: operators keep one place to look.
 log = logging.getLogger("uvicorn.error")
@@ -104,9 +108,14 @@ class BodyLimit:
         body = b"".join(chunks)
         if body.strip():
             try:
-                jsonsafe.loads(body)
+                value = jsonsafe.loads(body)
             except ValueError as error:
                 await _error_response(422, "invalid_request", str(error))(scope, receive, send)
+                return
+            if not storable_json(value):
+                # A \ud800 escape decodes to a lone surrogate, which no database can store.
+                problem = "text may not contain unpaired surrogates (\\ud800-\\udfff)"
+                await _error_response(422, "invalid_request", problem)(scope, receive, send)
                 return
         replayed = False
 
@@ -141,8 +150,17 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(422, "invalid_request", problems or "invalid request")
 
 
+def _unavailable_response() -> JSONResponse:
+    response = _error_response(
+        503, "unavailable", "the database cannot be reached just now; try again in a few seconds"
+    )
+    response.headers["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
+    return response
+
+
 class CatchAll:
-    """Answers an unexpected failure with 500 internal_error and keeps the connection.
+    """Answers an unexpected failure with 500 internal_error and keeps the connection; a database
+    that cannot be reached with 503 unavailable and Retry-After (a socket: close 1013, try again later).
 
     Starlette's own last-resort handler re-raises after answering, and uvicorn then closes the
     keep-alive connection without a word; a client reusing it would see its next request fail."""
@@ -151,6 +169,9 @@ class CatchAll:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -164,12 +185,73 @@ class CatchAll:
 
         try:
             await self.app(scope, receive, tracked)
-        except Exception:
-            log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+        except Exception as error:
+            down = unavailable(error)
+            if down:
+                # One line, not a traceback per request: during an outage every request fails alike.
+                log.warning(
+                    "%s %s: database unavailable: %s",
+                    scope.get("method"),
+                    scope.get("path"),
+                    _first_line(error),
+                )
+            else:
+                log.exception("%s %s failed", scope.get("method"), scope.get("path"))
             if started:
                 raise  # half an answer is out: only closing the connection tells the client
-            response = _error_response(500, "internal_error", "something went wrong on our side; try again")
+            if down:
+                response = _unavailable_response()
+            else:
+                response = _error_response(
+                    500, "internal_error", "something went wrong on our side; try again"
+                )
             await response(scope, receive, send)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A socket whose database went away is closed with 1013, which clients reconnect on."""
+        connected = accepted = closed = False
+
+        async def tracked_receive() -> Message:
+            nonlocal connected
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                connected = True
+            return message
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal accepted, closed
+            if message["type"] == "websocket.accept":
+                accepted = True
+            elif message["type"] == "websocket.close":
+                closed = True
+            await send(message)
+
+        try:
+            await self.app(scope, tracked_receive, tracked_send)
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            log.warning("socket %s: database unavailable: %s", scope.get("path"), _first_line(error))
+            if closed:
+                return
+            with contextlib.suppress(Exception):  # the client may be gone already
+                if not accepted:
+                    # Accepted first, so the client sees the close code and not a failed handshake.
+                    if not connected:
+                        await receive()
+                    await send({"type": "websocket.accept"})
+                await send(
+                    {
+                        "type": "websocket.close",
+                        "code": TRY_AGAIN_LATER,
+                        "reason": "database unavailable; reconnect",
+                    }
+                )
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}"
 
 
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -191,7 +273,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
-        pruner = asyncio.create_task(prune_on_schedule(runtime.db, settings))
+        pruner = asyncio.create_task(prune_on_schedule(runtime.db, settings, runtime.broker.publish))
         try:
             yield
         finally:
@@ -207,6 +289,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # No /docs or /redoc: they load scripts from a CDN, which the Content-Security-Policy forbids.
     app = FastAPI(title="Motable", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.runtime = runtime
+    # The routes charge the per-address quotas in the same buckets (app.ratelimit.spend).
+    app.state.buckets = buckets
     handlers: dict[Any, Any] = {
         AppError: _app_error,
         RequestValidationError: _validation_error,
@@ -216,7 +300,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_exception_handler(exc_type, handler)
     delivery.install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_headers=settings.max_headers)
-    app.add_middleware(RoomIdGuard)
+    app.add_middleware(RoomIdGuard, page_not_found=pages.not_found_page)
     app.add_middleware(RateLimit, runtime=runtime, buckets=buckets)
     app.add_middleware(CatchAll)
     app.add_middleware(SecurityHeaders)

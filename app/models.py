@@ -151,8 +151,11 @@ class SeatRequest(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # A digest of the asking address: each address holds its own places among a room's requests.
     asker: Mapped[str | None] = mapped_column(String(64), default=None)
-    # Who approved (a seat number) and when the handover takes effect (the end of the refusal window).
+    # Who approved (the seat whose approval settled it) and the seats that approved so far (a gone
+    # holder's seat may need a majority of the others), and when the handover takes effect (the end
+    # of the refusal window).
     approved_by: Mapped[int | None] = mapped_column(Integer, default=None)
+    approvals: Mapped[list[int]] = mapped_column(Json, default=list)
     effective_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 

@@ -8,15 +8,21 @@
 - A match in play that nobody moved in for `archive_after_hours` is archived: its snapshots but the
   latest are dropped (the seed and the action log replay it; the latest snapshot resumes it). After
   `abandoned_match_hours` without a move it is deleted with its room.
+- A match of bots alone (nobody seated: every person left or was removed) is deleted with its room
+  `all_bot_room_hours` after its last move, or after it ended. The bot runner stops playing such a
+  match after `all_bot_match_minutes` (app/playing/bots.py), so a table everyone left is gone within
+  hours, not kept for the month a finished match is.
 An hours setting of 0 keeps that kind of data for ever. Deleting a room deletes its seats, match,
-actions, snapshots and score pad (ON DELETE CASCADE).
+actions, snapshots and score pad (ON DELETE CASCADE); each server's schedule then tells every process
+(the broker) so the sockets still open on those rooms are closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import asdict, dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,6 +33,7 @@ from starlette.concurrency import run_in_threadpool
 from app.config import Settings
 from app.db import Database
 from app.models import ActionRow, Match, Room, Seat, Snapshot, utcnow
+from app.services.rooms import nobody_seated
 
 log = logging.getLogger(__name__)
 
@@ -40,22 +47,28 @@ class Pruned:
     finished_matches: int = 0
     abandoned_matches: int = 0
     archived_snapshots: int = 0
+    all_bot_matches: int = 0
+    # The rooms deleted (none on a dry run): their sockets are closed (prune_on_schedule).
+    room_ids: list[str] = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+        counts = asdict(self)
+        del counts["room_ids"]
+        return counts
 
     def __str__(self) -> str:
-        return ", ".join(f"{name.replace('_', ' ')}: {count}" for name, count in asdict(self).items())
+        return ", ".join(f"{name.replace('_', ' ')}: {count}" for name, count in self.as_dict().items())
 
 
 def _cutoff(now: datetime, hours: float) -> datetime | None:
     return None if hours <= 0 else now - timedelta(hours=hours)
 
 
-def _delete_rooms(session: Session, room_ids: list[str], dry_run: bool) -> int:
+def _delete_rooms(session: Session, room_ids: list[str], dry_run: bool, done: Pruned) -> int:
     if not dry_run:
         for start in range(0, len(room_ids), BATCH):
             session.execute(delete(Room).where(Room.id.in_(room_ids[start : start + BATCH])))
+        done.room_ids.extend(room_ids)
     return len(room_ids)
 
 
@@ -92,19 +105,30 @@ def prune(db: Database, settings: Settings, now: datetime | None = None, dry_run
             ids = session.scalars(
                 waiting.where(func.coalesce(humans.c.people, 0) <= 1, Room.created_at < cutoff)
             ).all()
-            done.waiting_rooms = _delete_rooms(session, list(ids), dry_run)
+            done.waiting_rooms = _delete_rooms(session, list(ids), dry_run, done)
         if (cutoff := _cutoff(now, settings.idle_room_hours)) is not None:
             ids = session.scalars(waiting.where(humans.c.people > 1, humans.c.joined < cutoff)).all()
-            done.idle_rooms = _delete_rooms(session, list(ids), dry_run)
+            done.idle_rooms = _delete_rooms(session, list(ids), dry_run, done)
         if (cutoff := _cutoff(now, settings.finished_match_hours)) is not None:
             ids = session.scalars(
                 select(Match.room_id).where(Match.status == "finished", Match.finished_at < cutoff)
             ).all()
-            done.finished_matches = _delete_rooms(session, list(ids), dry_run)
+            done.finished_matches = _delete_rooms(session, list(ids), dry_run, done)
         moved = _last_move(session)
         if (cutoff := _cutoff(now, settings.abandoned_match_hours)) is not None:
             ids = session.scalars(select(moved.c.room_id).where(moved.c.moved < cutoff)).all()
-            done.abandoned_matches = _delete_rooms(session, list(ids), dry_run)
+            done.abandoned_matches = _delete_rooms(session, list(ids), dry_run, done)
+        if (cutoff := _cutoff(now, settings.all_bot_room_hours)) is not None:
+            # Rooms already deleted above are gone from this query: each room is counted once.
+            alone = select(Room.id).join(Match, Match.room_id == Room.id).where(nobody_seated())
+            ids = session.scalars(
+                alone.where(Match.status == "finished", Match.finished_at < cutoff).union(
+                    select(moved.c.room_id)
+                    .join(Room, Room.id == moved.c.room_id)
+                    .where(nobody_seated(), moved.c.moved < cutoff)
+                )
+            ).all()
+            done.all_bot_matches = _delete_rooms(session, list(ids), dry_run, done)
         done.archived_snapshots = _archive(session, now, settings, dry_run)
     return done
 
@@ -133,9 +157,26 @@ def _archive(session: Session, now: datetime, settings: Settings, dry_run: bool)
     return len(ids)
 
 
-async def prune_on_schedule(db: Database, settings: Settings) -> None:
+Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
+"""The broker's publish: (room id, event) to every process."""
+
+# The event told for each deleted room: every process closes that room's sockets (Hub.handle) and
+# forgets what it remembered of its seats.
+GONE: dict[str, Any] = {"kind": "room", "gone": True, "forget": True}
+
+
+async def tell_gone(publish: Publish, room_ids: list[str]) -> None:
+    for room_id in room_ids:
+        try:
+            await publish(room_id, dict(GONE))
+        except Exception:
+            log.exception("telling the processes that room %s is gone failed", room_id)
+
+
+async def prune_on_schedule(db: Database, settings: Settings, publish: Publish | None = None) -> None:
     """Runs in every server process: first a minute after start (or sooner on a short period), then
-    every `prune_every_hours`. Several processes pruning at once is harmless: deletes are idempotent."""
+    every `prune_every_hours`. Several processes pruning at once is harmless: deletes are idempotent.
+    With `publish`, every process is told which rooms were deleted, so their sockets close."""
     period = settings.prune_every_hours * 3600
     if period <= 0:
         return
@@ -145,6 +186,8 @@ async def prune_on_schedule(db: Database, settings: Settings) -> None:
             done = await run_in_threadpool(prune, db, settings)
             if any(done.as_dict().values()):
                 log.info("pruned expired data: %s", done)
+            if publish is not None:
+                await tell_gone(publish, done.room_ids)
         except Exception:
             log.exception("pruning expired data failed; trying again next period")
         await asyncio.sleep(period)

@@ -13,6 +13,7 @@ from app.config import Settings
 from app.db import Database
 from app.playing.bots import BotRunner
 from app.playing.master import Master
+from app.playing.seatwatch import SeatWatch
 from app.realtime.broker import Broker, LocalBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.realtime.presence import HEARTBEAT, Presence
@@ -32,8 +33,12 @@ class Runtime:
         self.services = Services(self.db, test_seeds)
         self.broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else LocalBroker()
         self.master = Master(self.services, self.broker, self.presence, settings.bot_delay)
+        bots_alone = (settings.all_bot_match_minutes, settings.all_bot_matches_per_address)
+        self.master.bots.limit_bots_alone(*bots_alone)
         self.hub = Hub(self.services, self.master.room)
+        self.seatwatch = SeatWatch(self.master, self.hub)
         self._heartbeat: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
 
     @property
     def bots(self) -> BotRunner:
@@ -41,6 +46,8 @@ class Runtime:
 
     async def start(self) -> None:
         await self.broker.start(self.hub.handle, self.hub.resync)
+        await self.presence.start()
+        self._watch = asyncio.create_task(self.seatwatch.run())
         if self.settings.redis_url:
             self._heartbeat = asyncio.create_task(self._beat())
         await self.master.resume()
@@ -56,6 +63,10 @@ class Runtime:
                 log.exception("refreshing presence failed")
 
     async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):

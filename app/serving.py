@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 import json
 import logging
 import resource
-from typing import Any
+import time
+from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.config import Settings
 from app.errors import error_body
+from app.ratelimit import address_key
 
 log = logging.getLogger("uvicorn.error")
 
@@ -35,17 +38,110 @@ def _raw_response(status: int, reason: str, code: str, message: str, extra: str 
     return head.encode() + body
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def trusted_networks(setting: str) -> list[Network] | None:
+    """MOTABLE_TRUSTED_PROXIES as networks; None when it is `*` (every address is trusted)."""
+    networks: list[Network] = []
+    for part in (part.strip() for part in setting.split(",")):
+        if part == "*":
+            return None
+        if part:
+            try:
+                networks.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                continue  # a name uvicorn may know (a unix socket, say): no address of ours matches it
+    return networks
+
+
+class AddressShare:
+    """Open connections per client address, so one address cannot take the whole cap.
+
+    Counted by transport: a connection upgraded to a WebSocket keeps its transport (and uvicorn hands
+    it to another protocol object), so a transport counts until it is closing, whichever protocol
+    holds it by then. Closed ones are dropped when their address connects again, and in a sweep of
+    every address now and then."""
+
+    SWEEP_EVERY = 1024
+
+    def __init__(self, share: int, trusted: list[Network] | None) -> None:
+        self.share = share
+        self.trusted = trusted
+        self._open: dict[str, set[asyncio.BaseTransport]] = {}
+        self._since_sweep = 0
+        self._refused = 0
+        self._told_at = 0.0
+
+    def counts(self, address: str) -> bool:
+        """Whether connections from `address` count against a share (not a trusted proxy's)."""
+        if self.share <= 0:
+            return False
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if self.trusted is None:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return not any(ip in network for network in self.trusted)
+
+    def admit(self, address: str, transport: asyncio.BaseTransport) -> bool:
+        """Count a new connection; False when its address already holds its share (not counted)."""
+        self._since_sweep += 1
+        if self._since_sweep >= self.SWEEP_EVERY:
+            self._sweep()
+        key = address_key(address)
+        group = self._open.setdefault(key, set())
+        if len(group) >= self.share:
+            group -= {t for t in group if t.is_closing()}
+        if len(group) >= self.share:
+            self._refused += 1
+            now = time.monotonic()
+            if now - self._told_at >= 10.0:  # one line per 10 s, however hard one address knocks
+                log.warning(
+                    "refused %d connection(s): %s holds its share of %d open connections",
+                    self._refused,
+                    key,
+                    self.share,
+                )
+                self._refused, self._told_at = 0, now
+            return False
+        group.add(transport)
+        return True
+
+    def release(self, address: str, transport: asyncio.BaseTransport) -> None:
+        key = address_key(address)
+        group = self._open.get(key)
+        if group is not None:
+            group.discard(transport)
+            if not group:
+                del self._open[key]
+
+    def _sweep(self) -> None:
+        self._since_sweep = 0
+        for key, group in list(self._open.items()):
+            group -= {t for t in group if t.is_closing()}
+            if not group:
+                del self._open[key]
+
+
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol, plus: header size and time limits, a body time limit, a connection cap."""
 
     # uvicorn builds one protocol per connection and cannot pass settings in: `protocol_for` makes a
     # subclass carrying them.
     settings: Settings
+    # One per server (made by `protocol_for`), shared by its connections.
+    shares: ClassVar[AddressShare]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
+        # The client address this connection is counted for in `shares` (None: not counted).
+        self._counted: str | None = None
 
     # -- connection cap -----------------------------------------------------------
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -56,21 +152,27 @@ class GuardedH11Protocol(H11Protocol):
                 len(self.connections) - 1,
                 self.settings.max_connections,
             )
-            transport.write(
-                _raw_response(
-                    503,
-                    "Service Unavailable",
-                    "unavailable",
-                    "the server has too many open connections; retry in a moment",
-                    "retry-after: 5\r\n",
-                )
-            )
-            transport.close()
+            self._turn_away(transport, "the server has too many open connections; retry in a moment")
             return
+        address = self.client[0] if self.client else None
+        if address is not None and self.shares.counts(address):
+            if not self.shares.admit(address, transport):
+                self._turn_away(transport, "this address has too many connections open; close some and retry")
+                return
+            self._counted = address
         self._arm_header_timer()
+
+    def _turn_away(self, transport: asyncio.Transport, message: str) -> None:
+        transport.write(
+            _raw_response(503, "Service Unavailable", "unavailable", message, "retry-after: 5\r\n")
+        )
+        transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timers()
+        if self._counted is not None:
+            self.shares.release(self._counted, self.transport)
+            self._counted = None
         super().connection_lost(exc)
 
     # -- header size --------------------------------------------------------------
@@ -150,8 +252,11 @@ class GuardedH11Protocol(H11Protocol):
 
 
 def protocol_for(settings: Settings) -> type[GuardedH11Protocol]:
-    """A protocol class carrying these settings (uvicorn builds one instance per connection)."""
-    return type("MotableHttp", (GuardedH11Protocol,), {"settings": settings})
+    """A protocol class carrying these settings and the server's per-address counts (uvicorn builds
+    one instance per connection). An address's share is never more than the cap itself."""
+    share = min(settings.max_connections_per_address, settings.max_connections)
+    shares = AddressShare(share, trusted_networks(settings.trusted_proxies))
+    return type("MotableHttp", (GuardedH11Protocol,), {"settings": settings, "shares": shares})
 
 
 def tune_gc() -> None:

@@ -155,6 +155,9 @@ def start_motable(args: argparse.Namespace, database_url: str, logs: Path) -> li
         "MOTABLE_BOT_DELAY": str(args.bot_delay),
         # The bench is one client address opening many sockets: limits would measure the limiter.
         "MOTABLE_RATE_PER_SECOND": "0",
+        "MOTABLE_ROOMS_PER_HOUR": "0",
+        "MOTABLE_BOTS_PER_HOUR": "0",
+        "MOTABLE_MAX_CONNECTIONS_PER_ADDRESS": "0",
         # Every socket of the run, plus room for the HTTP connections that set the rooms up.
         "MOTABLE_MAX_CONNECTIONS": str(max(4000, args.rooms * SEATS + 1000)),
     }

@@ -6,11 +6,15 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
 
 from app.errors import AppError
+from app.models import utcnow
+from app.services import rooms
 from app.services.matches import Applied
 from app.services.store import Move, Services
 
@@ -24,6 +28,11 @@ FALLBACK_AFTER = 2
 # bot's move would close the window for) waits this many times the usual delay, unless the room
 # changes first. See docs/rules-decisions.md ("Bots and people at one table").
 PATIENCE = 8
+# Seconds a room's verdict on "bots alone, stop?" holds before the database is asked again (shorter
+# when the time bots may play alone is short: a tenth of it).
+STOP_CHECK_EVERY = 30.0
+# Rooms whose verdict is remembered (least recently looked at go first).
+VERDICTS = 4096
 
 
 class BotRunner:
@@ -50,6 +59,39 @@ class BotRunner:
         # Set when a room changes while its task runs: ends a patient bot's wait early, and a task
         # that found nothing to do looks once more before it ends.
         self._changed: dict[str, asyncio.Event] = {}
+        # Matches of bots alone (nobody seated): minutes they are played for and how many of one
+        # address's rooms play at once (0: no limit; set from the settings by limit_bots_alone).
+        self.alone_minutes = 0.0
+        self.alone_per_address = 0
+        # room id -> (when looked at, why its bots stop or None).
+        self._verdicts: OrderedDict[str, tuple[float, str | None]] = OrderedDict()
+
+    def limit_bots_alone(self, minutes: float, per_address: int) -> None:
+        self.alone_minutes = minutes
+        self.alone_per_address = per_address
+
+    def _why_stop(self, room_id: str) -> str | None:
+        with self._services.db.read() as session:
+            return rooms.why_bots_stop(session, room_id, utcnow(), self.alone_minutes, self.alone_per_address)
+
+    async def _stopped(self, room_id: str) -> bool:
+        """Whether this room's bots stop: a match of bots alone past its time or beyond its maker's
+        address's share (app.services.rooms.why_bots_stop). Asked of the database now and then only."""
+        if self.alone_minutes <= 0 and self.alone_per_address <= 0:
+            return False
+        now = time.monotonic()
+        every = STOP_CHECK_EVERY if self.alone_minutes <= 0 else min(STOP_CHECK_EVERY, self.alone_minutes * 6)
+        looked = self._verdicts.get(room_id)
+        if looked is None or now - looked[0] >= every:
+            why = await run_in_threadpool(self._why_stop, room_id)
+            if why is not None and (looked is None or looked[1] is None):
+                log.info("the bots of room %s stop: %s", room_id, why)
+            looked = (now, why)
+            self._verdicts[room_id] = looked
+            while len(self._verdicts) > VERDICTS:
+                self._verdicts.popitem(last=False)
+        self._verdicts.move_to_end(room_id)
+        return looked[1] is not None
 
     def kick(self, room_id: str) -> None:
         if room_id in self._tasks:
@@ -83,6 +125,8 @@ class BotRunner:
                     if turn is None:
                         if self._changed[room_id].is_set():
                             continue
+                        return
+                    if await self._stopped(room_id):
                         return
                     if failures >= FALLBACK_AFTER and turn.kind != "random":
                         turn = dataclasses.replace(turn, kind="random")

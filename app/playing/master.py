@@ -61,10 +61,15 @@ class Master:
 
     # -- use cases that change a room -----------------------------------------
     async def create_room(
-        self, game: str, name: str, options: dict[str, Any] | None, clock: int | None = None
+        self,
+        game: str,
+        name: str,
+        options: dict[str, Any] | None,
+        clock: int | None = None,
+        creator: str | None = None,
     ) -> dict[str, Any]:
         # Nobody watches a room that did not exist: nothing to publish.
-        return await run_in_threadpool(self.services.create_room, game, name, options, clock)
+        return await run_in_threadpool(self.services.create_room, game, name, options, clock, creator)
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
         joined = await run_in_threadpool(self.services.join, room_id, name)
@@ -105,6 +110,9 @@ class Master:
         if facts is not None and seat in facts.stand_ins:
             # The player is back: acting takes the seat back from the bot standing in.
             await self.people.take_back(room_id, seat)
+        if facts is not None and seat in facts.waiting:
+            # The holder is back while their seat's move waits out its window: the move lapses.
+            await self.people.holder_back(room_id, seat)
         applied = await self.writer.submit(Move(room_id, seat, action, version))
         if committed is not None:
             committed(applied)
@@ -116,6 +124,10 @@ class Master:
         # Nothing to write: "away since" is when the seat's socket last closed, and while one is
         # open presence says so (a process killed with sockets open leaves the last close standing).
         await self.presence.add(room_id, seat)
+        facts = self.services.known_facts(room_id) or await run_in_threadpool(self.services.facts, room_id)
+        if facts is None or seat in facts.waiting:
+            # A waiting room has no facts: look (connecting is rare next to acting).
+            await self.people.holder_back(room_id, seat)
         self._presence_changed(room_id)
 
     async def disconnect(self, room_id: str, seat: int) -> None:
@@ -143,6 +155,9 @@ class Master:
             # body failing to build) must not turn a done change into an error or end the socket that
             # made it. The sockets catch up with the next change, or with a fresh snapshot on reconnect.
             log.exception("telling the viewers of room %s about %s failed", room_id, event)
+
+    async def _publish_chat(self, room_id: str, message: dict[str, Any]) -> None:
+        await self._publish(room_id, {"kind": "chat", "message": message})
 
     async def room_changed(self, room_id: str) -> None:
         await self._publish(room_id, {"kind": "room"})

@@ -3,6 +3,7 @@ seat requests and chat. Like the Master: commit (worker thread), then publish, t
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,12 +36,27 @@ class People:
     def gone_after(self) -> float:
         return people.GONE_AFTER
 
-    def _in_transaction(self, work: Callable[..., T], *args: Any) -> T:
+    def _in_transaction(
+        self, work: Callable[..., T], *args: Any
+    ) -> tuple[T, list[tuple[str, dict[str, Any]]]]:
         with self.services.db.transaction() as session:
-            return work(session, *args)
+            done = work(session, *args)
+            return done, list(session.info.pop(people.TABLE_LINES, []))
 
     async def _commit(self, work: Callable[..., T], *args: Any) -> T:
-        return await run_in_threadpool(self._in_transaction, work, *args)
+        """Run `work` in one transaction; then tell each table the lines of its own that it wrote (a
+        seat moved, a player left...), once they are committed."""
+        done, lines = await run_in_threadpool(self._in_transaction, work, *args)
+        for room_id, line in lines:
+            await self.master._publish_chat(room_id, line)
+        return done
+
+    async def _presence(self, room_id: str) -> set[int]:
+        """Who has a socket open, as needed to call someone gone: unknown presence refuses (503)."""
+        connected = await self.master.presence.known(room_id)
+        if connected is None:
+            raise people.presence_unknown()
+        return connected
 
     def _read(self, work: Callable[[Session], T]) -> T:
         with self.services.db.read() as session:
@@ -68,7 +84,7 @@ class People:
 
     # -- bots standing in ------------------------------------------------------
     async def stand_in(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
-        connected = await self.master.presence.connected(room_id)
+        connected = await self.master.presence.known(room_id)
         await self._commit(
             people.stand_in, room_id, token, seat, self.services.cache, connected, self.gone_after
         )
@@ -91,21 +107,24 @@ class People:
         return await self.master.room(room_id)
 
     async def leave(self, room_id: str, token: str | None) -> dict[str, Any]:
-        seat = await self._commit(people.leave, room_id, token)
+        seat = await self._commit(people.leave, room_id, token, self.services.cache)
         await self.seats_changed(room_id, revoked=seat)
         return await self.master.room(room_id)
 
     async def remove(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
-        connected = await self.master.presence.connected(room_id)
-        await self._commit(people.remove, room_id, token, seat, connected, self.gone_after)
+        connected = await self._presence(room_id)
+        await self._commit(
+            people.remove, room_id, token, seat, connected, self.gone_after, self.services.cache
+        )
         await self.seats_changed(room_id, revoked=seat)
         return await self.master.room(room_id)
 
-    # -- seat requests ---------------------------------------------------------
+    # -- moving a seat to another device ------------------------------------------
     async def ask(self, room_id: str, seat: int, client: str) -> dict[str, Any]:
         if not self.asking.allow(f"{client}:{room_id}"):
-            raise AppError("rate_limited", "too many seat requests; wait a minute and retry")
-        asked = await self._commit(people.ask_for_seat, room_id, seat)
+            raise AppError("rate_limited", "too many seat requests; wait a minute and retry", retry_after=20)
+        asker = hashlib.sha256(client.encode()).hexdigest()
+        asked = await self._commit(people.ask_for_seat, room_id, seat, asker)
         await self.master.room_changed(room_id)
         return asked
 
@@ -115,13 +134,41 @@ class People:
         )
 
     async def answer(self, room_id: str, token: str | None, request_id: str, approve: bool) -> dict[str, Any]:
-        connected = await self.master.presence.connected(room_id)
-        seat = await self._commit(people.answer_request, room_id, token, request_id, approve, connected)
-        if approve:
-            await self.seats_changed(room_id, revoked=seat)
+        # Unknown presence is passed on as None: the holder may still answer for their own seat, and
+        # anyone else's answer is refused with 503 (people.consent needs to know who is gone).
+        connected = await self.master.presence.known(room_id)
+        answered = await self._commit(
+            people.answer_request,
+            room_id,
+            token,
+            request_id,
+            approve,
+            connected,
+            self.gone_after,
+            self.services.cache,
+        )
+        if answered.handed_over:
+            await self.seats_changed(room_id, revoked=answered.seat)
         else:
-            await self.master.room_changed(room_id)
-        return await self.request_status(room_id, request_id)
+            await self.seats_changed(room_id)
+        return answered.body
+
+    async def holder_back(self, room_id: str, seat: int) -> None:
+        """The holder acted or connected: a move of their seat in its refusal window lapses."""
+        if await self._commit(people.holder_back, room_id, seat, self.services.cache):
+            await self.seats_changed(room_id)
+
+    async def carry_out_due(self) -> None:
+        """Hand over the seats whose refusal window is over (any process may; one does each)."""
+        due = await run_in_threadpool(self._read, people.due_handovers)
+        for request_id in due:
+            done = await self._commit(people.carry_out, request_id, self.services.cache)
+            if done is not None:
+                room_id, seat = done
+                await self.seats_changed(room_id, revoked=seat)
+
+    async def seat_check(self, room_id: str, token: str | None) -> dict[str, Any]:
+        return await run_in_threadpool(self._read, lambda session: people.seat_check(session, room_id, token))
 
     # -- chat ----------------------------------------------------------------
     async def say(
@@ -131,7 +178,7 @@ class People:
         if not self.chatting.allow(key):
             raise AppError("rate_limited", "you are writing too fast; wait a moment")
         message = await self._commit(people.say, room_id, token, text, name, self.services.cache)
-        await self.master._publish(room_id, {"kind": "chat", "message": message})
+        await self.master._publish_chat(room_id, message)
         return message
 
     async def chat(self, room_id: str) -> dict[str, Any]:

@@ -33,6 +33,8 @@ class Connection:
 
     seat: int | None
     outbox: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
+    # sha256 of the token this socket holds its seat with (None: a spectator).
+    token_hash: str | None = None
     last: Message | None = None
     limit: int = MAX_BACKLOG
     closing: bool = False
@@ -103,6 +105,14 @@ class Hub:
                 if conn.seat == event["revoke"] and not conn.closing:
                     conn.closing = True
                     conn.outbox.put_nowait(CLOSE)
+        if event.get("gone"):
+            # The room was deleted (app/retention.py): every socket on it closes; reconnecting, the
+            # client is told there is no such room.
+            for conn in list(self._rooms.get(room_id, ())):
+                if not conn.closing:
+                    conn.closing = True
+                    conn.outbox.put_nowait(CLOSE)
+            return
         if event.get("kind") == "chat":
             for conn in list(self._rooms.get(room_id, ())):
                 conn.send({"type": "chat", "message": event["message"]})
@@ -134,8 +144,27 @@ class Hub:
             self._room_busy.discard(room_id)
             self._room_again.discard(room_id)
 
+    def rooms(self) -> list[str]:
+        """The rooms with a socket open in this process."""
+        return list(self._rooms)
+
+    def close_revoked(self, room_id: str, tokens: dict[int, str | None]) -> int:
+        """Close the sockets whose token no longer holds their seat (`tokens`: each seat's token hash
+        now). They reconnect and are refused with 1008. Returns how many were closed."""
+        closed = 0
+        for conn in list(self._rooms.get(room_id, ())):
+            if conn.seat is None or conn.closing or tokens.get(conn.seat) == conn.token_hash:
+                continue
+            conn.closing = True
+            conn.outbox.put_nowait(CLOSE)
+            closed += 1
+        return closed
+
     async def resync(self) -> None:
-        """Bring every room's sockets up to date after events may have been missed."""
+        """Bring every room's sockets up to date after events may have been missed (the broker
+        reconnected): what this process remembers of seats is dropped too, as forget events may be
+        among the missed ones."""
+        self._services.forget_all()
         for room_id in list(self._rooms):
             try:
                 await self.handle(room_id, {"kind": "room"})

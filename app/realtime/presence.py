@@ -23,6 +23,9 @@ HEARTBEAT = 10.0
 TTL = 30.0
 # A presence read or write gives up after this long: a Redis that hangs must not hold up a request.
 REDIS_TIMEOUT = 1.0
+# After Redis was unreachable, or came back empty (restarted), the other processes share their seats
+# again at their next heartbeat: until then nobody can tell who is gone (`known` answers None).
+SETTLE = HEARTBEAT + 1.0
 
 
 class Presence:
@@ -39,6 +42,24 @@ class Presence:
             else None
         )
         self._process = uuid.uuid4().hex
+        # When this process last failed to reach Redis (monotonic seconds).
+        self._failed_at = float("-inf")
+
+    # Set once per Redis lifetime (Redis keeps nothing on disk): its age says whether every process
+    # has shared its seats since Redis (re)started.
+    SINCE_KEY = "motable:presence:since"
+
+    def _failed(self) -> None:
+        self._failed_at = time.monotonic()
+
+    async def start(self) -> None:
+        """Note when presence started to be shared, if no process did since Redis started."""
+        if self._redis is None:
+            return
+        try:
+            await self._redis.set(self.SINCE_KEY, time.time(), nx=True)
+        except RedisError:
+            self._failed()
 
     @staticmethod
     def _key(room_id: str) -> str:
@@ -66,6 +87,7 @@ class Presence:
             try:
                 await self._redis.hdel(self._key(room_id), f"{seat}:{self._process}")
             except RedisError:
+                self._failed()
                 # The entry lapses after TTL on its own.
                 log.warning("Redis is unreachable: seat %s of room %s lapses after %ss", seat, room_id, TTL)
 
@@ -79,6 +101,7 @@ class Presence:
                 pipe.expire(key, int(TTL) * 4)
                 await pipe.execute()
         except RedisError:
+            self._failed()
             # Other processes learn of this seat at the first heartbeat after Redis is back.
             log.warning(
                 "Redis is unreachable: seat %s of room %s is known to this process only", seat, room_id
@@ -89,6 +112,7 @@ class Presence:
         live = [(room_id, seat) for room_id, seats in self._sockets.items() for seat in seats]
         for room_id, seat in live:
             await self._share(room_id, seat)
+        await self.start()
 
     async def connected(self, room_id: str) -> set[int]:
         """Seats with a socket in any process; this process's own only while Redis is away."""
@@ -98,9 +122,38 @@ class Presence:
         try:
             entries = cast(dict[str, str], await self._redis.hgetall(self._key(room_id)))
         except RedisError:
+            self._failed()
             return mine
+        return mine | self._live(entries)
+
+    @staticmethod
+    def _live(entries: dict[str, str]) -> set[int]:
         now = time.time()
-        return mine | {int(field.split(":")[0]) for field, expiry in entries.items() if float(expiry) > now}
+        return {int(field.split(":")[0]) for field, expiry in entries.items() if float(expiry) > now}
+
+    async def known(self, room_id: str) -> set[int] | None:
+        """Seats with a socket in any process, or None when that cannot be known just now: Redis is
+        unreachable, or was a moment ago, or restarted and not every process has shared its seats
+        again. Whatever needs someone to be gone must wait then (docs/people.md)."""
+        mine = self.local(room_id)
+        if self._redis is None:
+            return mine
+        if time.monotonic() - self._failed_at < SETTLE:
+            return None
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.hgetall(self._key(room_id))
+                pipe.get(self.SINCE_KEY)
+                entries, since = await pipe.execute()
+        except RedisError:
+            self._failed()
+            return None
+        if since is None:
+            await self.start()  # Redis restarted: presence is complete a heartbeat from now
+            return None
+        if time.time() - float(since) < SETTLE:
+            return None
+        return mine | self._live(cast(dict[str, str], entries))
 
     async def close(self) -> None:
         if self._redis is not None:

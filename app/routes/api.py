@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from app.deps import MasterDep, TokenDep
+from app.ratelimit import address_digest, client_address, spend
 from app.schemas import AddBot, CreateRoom, JoinRoom, PostAction, StartRoom
 from app.urls import join_url
 from engines.core import game_ids, get_engine
@@ -21,7 +22,10 @@ async def list_games() -> list[dict[str, Any]]:
 
 @router.post("/api/rooms", status_code=201)
 async def create_room(body: CreateRoom, request: Request, master: MasterDep) -> dict[str, Any]:
-    created = await master.create_room(body.game, body.name, body.options, body.clock)
+    # Counted against the address's rooms per hour (429 when spent); a room that fails is not counted.
+    async with spend(request, "rooms"):
+        creator = address_digest(client_address(request.scope))
+        created = await master.create_room(body.game, body.name, body.options, body.clock, creator)
     return {
         "room_id": created["room_id"],
         "join_url": join_url(request, created["room_id"]),
@@ -35,7 +39,9 @@ async def rematch(
     room_id: str, request: Request, response: Response, master: MasterDep, token: TokenDep
 ) -> dict[str, Any]:
     """201 with a seat and token for the player who opens the rematch; 200 with the room for the others."""
-    made = await master.rematch(room_id, token)
+    async with spend(request, "rooms") as spent:
+        made = await master.rematch(room_id, token)
+        spent.keep = made["created"]  # joining a rematch someone else opened makes no room
     body = {"room_id": made["room_id"], "join_url": join_url(request, made["room_id"])}
     if not made["created"]:
         return body
@@ -55,9 +61,11 @@ async def join_room(room_id: str, body: JoinRoom, master: MasterDep) -> dict[str
 
 @router.post("/api/rooms/{room_id}/bots", status_code=201)
 async def add_bot(
-    room_id: str, master: MasterDep, token: TokenDep, body: AddBot | None = None
+    room_id: str, request: Request, master: MasterDep, token: TokenDep, body: AddBot | None = None
 ) -> dict[str, Any]:
-    return await master.add_bot(room_id, token)
+    # Counted against the address's bots per hour; a bot that could not be seated is not counted.
+    async with spend(request, "bots"):
+        return await master.add_bot(room_id, token)
 
 
 @router.post("/api/rooms/{room_id}/start")

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import TemplateNotFound
+from starlette.types import Scope
 
 from app.delivery import static_url
 from app.deps import MasterDep
@@ -74,6 +75,15 @@ def lobby(request: Request) -> HTMLResponse:
 
 def _no_room(request: Request) -> HTMLResponse:
     what = "This room does not exist. The link may be mistyped, or the room was removed."
+    return templates.TemplateResponse(request, "not_found.html", {"what": what}, status_code=404)
+
+
+def not_found_page(scope: Scope) -> HTMLResponse:
+    """The page answered for an address that cannot name anything (app/guards.py refuses it)."""
+    request = Request(scope)
+    if str(scope["path"]).startswith("/r/"):
+        return _no_room(request)
+    what = "There is nothing at this address. The link may be mistyped."
     return templates.TemplateResponse(request, "not_found.html", {"what": what}, status_code=404)
 
 

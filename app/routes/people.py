@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from app.deps import MasterDep, TokenDep
 from app.errors import AppError
+from app.ratelimit import client_address
 from app.schemas import ClockSeconds, Name
 from app.urls import join_url
 
@@ -60,7 +61,8 @@ def standalone_qr_svg(url: str) -> str:
 
 
 def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The client's address, as the rate limit sees it (behind a trusted proxy, the forwarded one)."""
+    return client_address(request.scope)
 
 
 @router.get("/api/rooms/{room_id}/seat-link")
@@ -103,6 +105,13 @@ async def leave(room_id: str, master: MasterDep, token: TokenDep) -> dict[str, A
 @router.post("/api/rooms/{room_id}/seat-requests", status_code=201)
 async def ask_for_seat(room_id: str, body: AskSeat, request: Request, master: MasterDep) -> dict[str, Any]:
     return await master.people.ask(room_id, body.seat, _client(request))
+
+
+@router.get("/api/rooms/{room_id}/seat-check")
+async def seat_check(room_id: str, master: MasterDep, token: TokenDep) -> JSONResponse:
+    """What the caller's token is for here: a seat, a seat that moved on (and why), a request."""
+    body = await master.people.seat_check(room_id, token)
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/api/rooms/{room_id}/seat-requests/{request_id}")

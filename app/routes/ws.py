@@ -15,6 +15,7 @@ from app.errors import AppError
 from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
 from app.runtime import Runtime
+from app.services.auth import hash_token
 
 router = APIRouter()
 
@@ -34,7 +35,8 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     except AppError as error:
         await websocket.close(code=POLICY_VIOLATION, reason=error.message)
         return
-    socket = _Socket(websocket, runtime, room_id, token, Connection(seat))
+    conn = Connection(seat, token_hash=hash_token(token) if seat is not None and token is not None else None)
+    socket = _Socket(websocket, runtime, room_id, token, conn)
     sender: asyncio.Task[None] | None = None
     # Everything set up below is undone in `finally`, even when setting up fails part way.
     try:
@@ -113,6 +115,7 @@ class _Socket:
         self.token = token
         if seat is None:
             return True
+        self.conn.token_hash = hash_token(token)
         await self.runtime.hub.reseat(self.room_id, self.conn, seat)
         await self.count(seat)
         self.runtime.master.wake_bots(self.room_id)

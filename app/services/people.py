@@ -1,6 +1,8 @@
 """The people at a table, in the database: presence timestamps, move clocks, bots standing in for absent
-players, leaving and removal, asking for a lost seat back, and the table chat. Each function runs
-inside the caller's transaction and raises AppError, having written nothing, when it refuses."""
+players, leaving and removal, moving a seat to another device with its holder's consent, and the table
+chat. Each function runs inside the caller's transaction and raises AppError, having written nothing,
+when it refuses. `connected` is the set of seats with a live socket, or None when presence cannot be
+known just now (Redis unreachable): then nothing that needs someone to be gone is allowed."""
 
 from __future__ import annotations
 
@@ -10,11 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
-from app.models import ActionRow, ChatMessage, Match, Room, Seat, SeatRequest, utcnow
+from app.models import ActionRow, ChatMessage, Match, Room, Seat, SeatMove, SeatRequest, utcnow
 from app.names import clean_chat
 from app.services.auth import hash_token, new_token, player_seat, seat_of
 from app.services.cache import StateCache
@@ -27,11 +29,28 @@ from engines.core import get_engine
 GONE_AFTER = float(os.environ.get("MOTABLE_GONE_AFTER", "120"))
 # Chat messages kept and served per room (older ones are still stored).
 CHAT_KEPT = 100
-# Pending seat requests a room may hold at once (more: rate_limited).
-MAX_PENDING_REQUESTS = 5
+# Pending seat requests one asking address may hold in a room at once, and a room in all (more:
+# rate_limited). A refused or lapsed request frees its place at once.
+MAX_PENDING_PER_ASKER = 2
+MAX_PENDING_REQUESTS = 20
 # Seconds an unanswered seat request stays open. Then it lapses ("expired"): it stops counting toward
 # the cap above, so nobody can fill a room's requests for good, and the asker may ask again.
 REQUEST_LIFETIME = float(os.environ.get("MOTABLE_REQUEST_LIFETIME", "900"))
+# Seconds between an approval by someone other than the seat's holder and the handover, in which the
+# holder may refuse (or make it lapse by coming back).
+REFUSAL_SECONDS = float(os.environ.get("MOTABLE_SEAT_REFUSAL_SECONDS", "600"))
+# With only one other person at the table, that person alone may approve moving a gone holder's seat
+# once the holder has been gone this long (a day).
+LONE_APPROVER_AFTER = 24 * 3600.0
+PRESENCE_UNKNOWN = (
+    "we cannot tell right now who is at the table (a part of the server is restarting); "
+    "try again in a few seconds"
+)
+PRESENCE_RETRY = 5
+
+
+def presence_unknown() -> AppError:
+    return AppError("unavailable", PRESENCE_UNKNOWN, retry_after=PRESENCE_RETRY)
 
 
 @dataclass(frozen=True)
@@ -66,6 +85,49 @@ def seen(session: Session, room_id: str, seat: int) -> None:
 
 def away_since(seat: Seat) -> datetime:
     return aware(seat.last_seen or seat.created_at)
+
+
+def last_acted(session: Session, match: Match | None, seat: int) -> datetime | None:
+    if match is None:
+        return None
+    moment = session.scalar(
+        select(func.max(ActionRow.created_at)).where(ActionRow.match_id == match.id, ActionRow.seat == seat)
+    )
+    return aware(moment) if moment is not None else None
+
+
+def gone_for(session: Session, match: Match | None, target: Seat, connected: set[int] | None) -> float | None:
+    """Seconds the seat's player has been gone: None while they have a socket open. A player who plays
+    over HTTP only is here as long as they keep acting: the clock runs from their last action too."""
+    if connected is None:
+        raise presence_unknown()
+    if target.seat in connected:
+        return None
+    since = away_since(target)
+    acted = last_acted(session, match, target.seat)
+    if acted is not None and acted > since:
+        since = acted
+    return max(0.0, (utcnow() - since).total_seconds())
+
+
+def bump_epoch(room: Room) -> None:
+    """Who plays a seat, or with which token, changed: processes that cached the room's seats see the
+    new epoch within seconds and forget them (app/playing/seatwatch.py)."""
+    room.seat_epoch = (room.seat_epoch or 0) + 1
+
+
+# Where a transaction keeps the table lines it wrote, as (room id, message body), for the playing
+# layer to publish once they are committed.
+TABLE_LINES = "table_lines"
+
+
+def table_line(session: Session, room_id: str, text: str, cache: StateCache | None) -> None:
+    """A line of the table's own in its log (and chat), seen by every player and spectator."""
+    after = last_event_seq(session, room_id, cache) if cache is not None else None
+    message = ChatMessage(room_id=room_id, seat=None, name="", text=text[:400], after_seq=after, kind="seat")
+    session.add(message)
+    session.flush()
+    session.info.setdefault(TABLE_LINES, []).append((room_id, message_body(message)))
 
 
 # -- clocks --------------------------------------------------------------------
@@ -104,14 +166,15 @@ def _playing(session: Session, room_id: str) -> tuple[Room, Match]:
 
 
 def absence(
-    session: Session, room: Room, match: Match, target: Seat, cache: StateCache, connected: set[int]
+    session: Session, room: Room, match: Match, target: Seat, cache: StateCache, connected: set[int] | None
 ) -> Absence:
     now = utcnow()
     due = deadline(session, room, match)
     acting = get_engine(match.game).to_act(load_state(session, match, cache))
     expired = due is not None and now >= due and target.seat in acting
-    gone_for = None if target.seat in connected else (now - away_since(target)).total_seconds()
-    return Absence(expired, gone_for)
+    # A clock that ran out on the seat's turn is read from the database alone: presence is not needed.
+    gone = None if expired else gone_for(session, match, target, connected)
+    return Absence(expired, gone)
 
 
 def stand_in(
@@ -120,7 +183,7 @@ def stand_in(
     token: str | None,
     seat: int,
     cache: StateCache,
-    connected: set[int],
+    connected: set[int] | None,
     gone_after: float,
 ) -> None:
     """Another player lets a bot play `seat` until its player comes back: allowed once the seat's clock
@@ -140,6 +203,7 @@ def stand_in(
             f"or after {int(gone_after)} seconds away",
         )
     target.stand_in = True
+    bump_epoch(room)
 
 
 def take_back(session: Session, room_id: str, seat: int) -> bool:
@@ -149,11 +213,28 @@ def take_back(session: Session, room_id: str, seat: int) -> bool:
         return False
     row.stand_in = False
     row.last_seen = utcnow()
+    bump_epoch(find_room(session, room_id))
     return True
 
 
-def _bot_takes(session: Session, room: Room, target: Seat) -> None:
+def _bot_takes(
+    session: Session, room: Room, target: Seat, reason: str, by: int | None, cache: StateCache | None
+) -> None:
     """A bot takes the seat for good: the person's token stops working; the host passes on if needed."""
+    if target.token_hash is not None:
+        session.add(
+            SeatMove(
+                room_id=room.id, seat=target.seat, old_token_hash=target.token_hash, reason=reason, by_seat=by
+            )
+        )
+    if reason == "left":
+        table_line(session, room.id, f"{target.name} left the game; a bot plays their seat", cache)
+    else:
+        remover = _seat(session, room.id, by).name if by is not None else "The host"
+        table_line(
+            session, room.id, f"{remover} gave {target.name}'s seat to a bot ({target.name} was gone)", cache
+        )
+    bump_epoch(room)
     target.bot = True
     target.stand_in = False
     target.token_hash = None
@@ -165,22 +246,28 @@ def _bot_takes(session: Session, room: Room, target: Seat) -> None:
     for request in session.scalars(
         select(SeatRequest).where(SeatRequest.room_id == room.id, SeatRequest.seat == target.seat)
     ):
-        if request.status == "pending":
+        if request.status in OPEN:
             request.status = "refused"
 
 
-def leave(session: Session, room_id: str, token: str | None) -> int:
+def leave(session: Session, room_id: str, token: str | None, cache: StateCache | None = None) -> int:
     room, _match = _playing(session, room_id)
     seat = player_seat(session, room_id, token)
-    _bot_takes(session, room, _seat(session, room_id, seat))
+    _bot_takes(session, room, _seat(session, room_id, seat), "left", None, cache)
     return seat
 
 
 def remove(
-    session: Session, room_id: str, token: str | None, seat: int, connected: set[int], gone_after: float
+    session: Session,
+    room_id: str,
+    token: str | None,
+    seat: int,
+    connected: set[int] | None,
+    gone_after: float,
+    cache: StateCache | None = None,
 ) -> None:
     """The host gives the seat of a player who never came back to a bot."""
-    room, _match = _playing(session, room_id)
+    room, match = _playing(session, room_id)
     if player_seat(session, room_id, token) != room.host_seat:
         raise AppError("forbidden", "only the host may remove a player")
     target = _seat(session, room_id, seat)
@@ -188,34 +275,49 @@ def remove(
         raise AppError("invalid_request", f"seat {seat} is a bot")
     if seat == room.host_seat:
         raise AppError("invalid_request", "to give up your own seat, leave the game")
-    gone_for = None if seat in connected else (utcnow() - away_since(target)).total_seconds()
-    if gone_for is None or gone_for < gone_after:
+    gone = gone_for(session, match, target, connected)
+    if gone is None or gone < gone_after:
         raise AppError(
             "forbidden", f"{target.name} has not been away {int(gone_after)} seconds; let them come back"
         )
-    _bot_takes(session, room, target)
+    _bot_takes(session, room, target, "removed", room.host_seat, cache)
 
 
-# -- asking for a seat back ----------------------------------------------------
-def ask_for_seat(session: Session, room_id: str, seat: int) -> dict[str, Any]:
-    """Anyone may ask for a seat: they get a token that works only once a player approves."""
+# -- moving a seat to another device ---------------------------------------------
+# A request is pending until answered; approved by the holder it is carried out at once; approved by
+# others (the holder being gone) it waits out the refusal window, then is carried out unless the holder
+# refused or came back meanwhile (then it lapses: "expired"). docs/people.md draws the state machine.
+OPEN = ("pending", "waiting")
+
+
+def ask_for_seat(session: Session, room_id: str, seat: int, asker: str | None = None) -> dict[str, Any]:
+    """Anyone may ask for a seat: they get a token that works only once the request is carried out.
+    `asker`: a digest of the asking address, which holds at most MAX_PENDING_PER_ASKER places."""
     room = find_room(session, room_id, lock=True)
     target = _seat(session, room_id, seat)
     if target.bot:
         raise AppError("invalid_request", f"seat {seat} is a bot's")
-    pending = []
+    open_requests = []
     for open_request in session.scalars(
-        select(SeatRequest).where(SeatRequest.room_id == room.id, SeatRequest.status == "pending")
+        select(SeatRequest).where(SeatRequest.room_id == room.id, SeatRequest.status.in_(OPEN))
     ):
-        if _lapsed(open_request):
+        if _status(open_request) == "expired":
             open_request.status = "expired"  # written down here, under the room lock
         else:
-            pending.append(open_request)
-    if len(pending) >= MAX_PENDING_REQUESTS:
-        raise AppError("rate_limited", "this room has too many open seat requests; try again later")
+            open_requests.append(open_request)
+    if asker is not None and sum(r.asker == asker for r in open_requests) >= MAX_PENDING_PER_ASKER:
+        raise AppError(
+            "rate_limited",
+            "you have asked for seats in this room already; wait for an answer (or for the request to lapse)",
+            retry_after=int(REQUEST_LIFETIME),
+        )
+    if len(open_requests) >= MAX_PENDING_REQUESTS:
+        raise AppError(
+            "rate_limited", "this room has too many open seat requests; try again later", retry_after=60
+        )
     token = new_token()
     request = SeatRequest(
-        id=secrets.token_urlsafe(12), room_id=room.id, seat=seat, token_hash=hash_token(token)
+        id=secrets.token_urlsafe(12), room_id=room.id, seat=seat, token_hash=hash_token(token), asker=asker
     )
     session.add(request)
     return {"request_id": request.id, "seat": seat, "token": token, "status": "pending"}
@@ -225,77 +327,341 @@ def _expiry(request: SeatRequest) -> datetime:
     return aware(request.created_at) + timedelta(seconds=REQUEST_LIFETIME)
 
 
-def _lapsed(request: SeatRequest) -> bool:
-    return _expiry(request) <= utcnow()
-
-
 def _status(request: SeatRequest) -> str:
-    """pending, approved, refused or expired: a pending request past its lifetime has lapsed, whether
-    or not that was written down yet."""
-    return "expired" if request.status == "pending" and _lapsed(request) else request.status
+    """pending, waiting, approved, refused or expired: a pending request past its lifetime has lapsed,
+    whether or not that was written down yet (a waiting one is carried out at its time instead)."""
+    if request.status == "pending" and _expiry(request) <= utcnow():
+        return "expired"
+    return request.status
+
+
+def _request_body(request: SeatRequest) -> dict[str, Any]:
+    body: dict[str, Any] = {"request_id": request.id, "seat": request.seat, "status": _status(request)}
+    if request.status == "waiting" and request.effective_at is not None:
+        body["effective_at"] = aware(request.effective_at).isoformat()
+    return body
+
+
+def _find_request(session: Session, room_id: str, request_id: str) -> SeatRequest:
+    request = session.get(SeatRequest, request_id, populate_existing=True)
+    if request is None or request.room_id != room_id:
+        raise AppError("not_found", "no such seat request")
+    return request
 
 
 def request_status(session: Session, room_id: str, request_id: str) -> dict[str, Any]:
-    request = session.get(SeatRequest, request_id)
-    if request is None or request.room_id != room_id:
-        raise AppError("not_found", "no such seat request")
-    return {"request_id": request.id, "seat": request.seat, "status": _status(request)}
+    return _request_body(_find_request(session, room_id, request_id))
+
+
+@dataclass(frozen=True)
+class Consent:
+    """Who, besides the holder, may answer a request for a seat, and how many approvals carry it."""
+
+    holder_gone: bool
+    approvers: frozenset[int]
+    needed: int
+    why_not: str
+
+
+def consent(
+    session: Session,
+    room: Room,
+    match: Match | None,
+    target: Seat,
+    connected: set[int] | None,
+    gone_after: float,
+) -> Consent:
+    """The consent rules (docs/people.md): while the holder is at the table only they answer; once they
+    are gone, the host (when the host is not the seat asked for) or else a majority of the other present
+    people; a lone other person only after the holder has been gone a day. Raises `unavailable` when
+    presence cannot be known."""
+    gone = gone_for(session, match, target, connected)
+    if gone is None or gone < gone_after:
+        return Consent(
+            False,
+            frozenset(),
+            1,
+            f"{target.name} is at the table: only {target.name} may answer for their seat",
+        )
+    people_here = [s for s in seats_of(session, room.id) if not s.bot and s.seat != target.seat]
+    if len(people_here) == 1:
+        lone = people_here[0]
+        if gone < LONE_APPROVER_AFTER:
+            return Consent(
+                True,
+                frozenset(),
+                1,
+                f"with only two of you at the table, {lone.name} may approve once {target.name} has been "
+                "gone a day",
+            )
+        return Consent(True, frozenset({lone.seat}), 1, "")
+    host = next((s for s in people_here if s.seat == room.host_seat), None)
+    if host is not None:
+        return Consent(True, frozenset({host.seat}), 1, "the host answers requests for a gone player's seat")
+    present = []
+    for other in people_here:
+        away = gone_for(session, match, other, connected)
+        if away is None or away < gone_after:
+            present.append(other.seat)
+    if not present:
+        return Consent(True, frozenset(), 1, "nobody else is at the table to approve")
+    return Consent(
+        True, frozenset(present), len(present) // 2 + 1, "a majority of the players at the table answers this"
+    )
+
+
+def open_requests(
+    session: Session, room: Room, match: Match | None, connected: set[int], gone_after: float
+) -> list[dict[str, Any]]:
+    """The room body's requests: pending and waiting ones, with who may answer each now."""
+    rows = session.scalars(
+        select(SeatRequest)
+        .where(SeatRequest.room_id == room.id, SeatRequest.status.in_(OPEN))
+        .order_by(SeatRequest.created_at)
+    )
+    listed = []
+    for r in rows:
+        status = _status(r)
+        if status not in OPEN:
+            continue
+        target = _seat(session, room.id, r.seat)
+        rule = consent(session, room, match, target, connected, gone_after)
+        answerable = {target.seat} | (set(rule.approvers) - set(r.approvals or []))
+        if status == "waiting":
+            answerable = {target.seat} | set(rule.approvers)  # each may still refuse
+        listed.append(
+            {
+                "id": r.id,
+                "seat": r.seat,
+                "at": aware(r.created_at).isoformat(),
+                "expires": _expiry(r).isoformat() if status == "pending" else None,
+                "status": status,
+                "approvals": list(r.approvals or []),
+                "effective_at": aware(r.effective_at).isoformat() if r.effective_at is not None else None,
+                "answerable_by": sorted(answerable),
+            }
+        )
+    return listed
 
 
 def pending_requests(session: Session, room_id: str) -> list[dict[str, Any]]:
-    rows = session.scalars(
-        select(SeatRequest)
-        .where(SeatRequest.room_id == room_id, SeatRequest.status == "pending")
-        .order_by(SeatRequest.created_at)
-    )
-    return [
-        {"id": r.id, "seat": r.seat, "at": aware(r.created_at).isoformat(), "expires": _expiry(r).isoformat()}
-        for r in rows
-        if not _lapsed(r)
-    ]
+    """The room's open requests as the room body lists them, everyone counted as here (no presence)."""
+    room = find_room(session, room_id)
+    everyone = {s.seat for s in seats_of(session, room_id)}
+    return open_requests(session, room, current_match(session, room_id), everyone, GONE_AFTER)
+
+
+def _minutes(seconds: float) -> str:
+    if seconds >= 2 * 3600:
+        return f"{int(seconds // 3600)} hours"
+    if seconds >= 120:
+        return f"{int(seconds // 60)} minutes"
+    return f"{int(seconds)} seconds"
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What answering did: the request's body, and whether the seat's token changed now."""
+
+    body: dict[str, Any]
+    seat: int
+    handed_over: bool
+    changed: bool
 
 
 def answer_request(
-    session: Session, room_id: str, token: str | None, request_id: str, approve: bool, connected: set[int]
-) -> int:
-    """The host approves or refuses; when the host is away (or is the one asking), any other player.
-    Approved: the asker's token becomes the seat's and the old one stops working. Returns the seat."""
+    session: Session,
+    room_id: str,
+    token: str | None,
+    request_id: str,
+    approve: bool,
+    connected: set[int] | None,
+    gone_after: float,
+    cache: StateCache | None = None,
+) -> Answered:
+    """The holder approves (carried out at once) or refuses; others only by the consent rules, and their
+    approval waits out the refusal window."""
     room = find_room(session, room_id, lock=True)
     caller = player_seat(session, room_id, token)
-    request = session.get(SeatRequest, request_id)
-    if request is None or request.room_id != room_id:
-        raise AppError("not_found", "no such seat request")
-    if _status(request) == "expired":
+    request = _find_request(session, room_id, request_id)
+    status = _status(request)
+    if status == "expired":
         raise AppError("invalid_request", "this request lapsed unanswered; they may ask again")
-    if request.status != "pending":
-        raise AppError("invalid_request", f"this request was {request.status} already")
-    if caller == request.seat:
-        raise AppError("forbidden", "another player must answer a request for your own seat")
-    host_answers = room.host_seat in connected and room.host_seat != request.seat
-    if host_answers and caller != room.host_seat:
-        raise AppError("forbidden", "the host is here: the host answers seat requests")
-    if not approve:
-        request.status = "refused"
-        return request.seat
+    if status not in OPEN:
+        raise AppError("invalid_request", f"this request was {status} already")
     target = _seat(session, room_id, request.seat)
     if target.bot:
-        # Not reached in practice (a bot taking a seat refuses its pending requests); the error
-        # rolls the transaction back, so nothing is marked here.
+        # Not reached in practice (a bot taking a seat refuses its open requests); the error rolls
+        # the transaction back, so nothing is marked here.
         raise AppError("invalid_request", "a bot has taken this seat for good")
+    if caller == request.seat:
+        # The holder's word settles it, whatever the state and whoever approved before.
+        if not approve:
+            request.status = "refused"
+            table_line(session, room_id, f"{target.name} refused to move their seat to another device", cache)
+            return Answered(_request_body(request), request.seat, False, True)
+        _hand_over(session, room, request, target, caller, cache)
+        return Answered(_request_body(request), request.seat, True, True)
+    match = current_match(session, room_id)
+    rule = consent(session, room, match, target, connected, gone_after)
+    if caller not in rule.approvers:
+        raise AppError("forbidden", rule.why_not)
+    if not approve:
+        request.status = "refused"
+        who = _seat(session, room_id, caller).name
+        table_line(session, room_id, f"{who} refused to move {target.name}'s seat to another device", cache)
+        return Answered(_request_body(request), request.seat, False, True)
+    if status == "waiting":
+        raise AppError("invalid_request", "this request is approved already and waits for its time")
+    if caller in (request.approvals or []):
+        raise AppError("invalid_request", "you approved this request already")
+    request.approvals = [*(request.approvals or []), caller]
+    if len(request.approvals) < rule.needed:
+        return Answered(_request_body(request), request.seat, False, True)
+    request.approved_by = caller
+    if REFUSAL_SECONDS <= 0:
+        _hand_over(session, room, request, target, caller, cache)
+        return Answered(_request_body(request), request.seat, True, True)
+    request.status = "waiting"
+    request.effective_at = utcnow() + timedelta(seconds=REFUSAL_SECONDS)
+    names = ", ".join(_seat(session, room_id, s).name for s in request.approvals)
+    table_line(
+        session,
+        room_id,
+        f"{names} approved moving {target.name}'s seat to another device: it moves in "
+        f"{_minutes(REFUSAL_SECONDS)} unless {target.name} refuses or comes back",
+        cache,
+    )
+    bump_epoch(room)  # the holder's processes learn of the window (RoomFacts.waiting)
+    return Answered(_request_body(request), request.seat, False, True)
+
+
+def _hand_over(
+    session: Session, room: Room, request: SeatRequest, target: Seat, approver: int, cache: StateCache | None
+) -> None:
+    """The asker's token becomes the seat's; the old one stops working (a seat move records why)."""
+    if target.token_hash is not None:
+        session.add(
+            SeatMove(
+                room_id=room.id,
+                seat=target.seat,
+                old_token_hash=target.token_hash,
+                reason="moved",
+                by_seat=None if approver == target.seat else approver,
+            )
+        )
     target.token_hash = request.token_hash
     target.stand_in = False
     target.last_seen = utcnow()
     request.status = "approved"
+    request.approved_by = approver
     for other in session.scalars(
         select(SeatRequest).where(
-            SeatRequest.room_id == room_id,
+            SeatRequest.room_id == room.id,
             SeatRequest.seat == request.seat,
-            SeatRequest.status == "pending",
+            SeatRequest.status.in_(OPEN),
             SeatRequest.id != request.id,
         )
     ):
         other.status = "refused"
-    return request.seat
+    if approver == target.seat:
+        line = f"{target.name}'s seat moved to another device, approved by {target.name}"
+    else:
+        names = ", ".join(_seat(session, room.id, s).name for s in (request.approvals or [approver]))
+        line = (
+            f"{target.name}'s seat moved to another device, approved by {names} while {target.name} was gone"
+        )
+    table_line(session, room.id, line, cache)
+    bump_epoch(room)
+
+
+def due_handovers(session: Session) -> list[str]:
+    """Ids of waiting requests whose refusal window is over."""
+    return list(
+        session.scalars(
+            select(SeatRequest.id).where(
+                SeatRequest.status == "waiting", SeatRequest.effective_at <= utcnow()
+            )
+        )
+    )
+
+
+def carry_out(session: Session, request_id: str, cache: StateCache | None) -> tuple[str, int] | None:
+    """Carry out one waiting request whose window is over, under its room's lock; None when another
+    process did, or it was refused or lapsed meanwhile. Returns (room id, seat)."""
+    found = session.get(SeatRequest, request_id)
+    if found is None:
+        return None
+    room = find_room(session, found.room_id, lock=True)
+    request = _find_request(session, room.id, request_id)
+    if request.status != "waiting" or request.effective_at is None or aware(request.effective_at) > utcnow():
+        return None
+    target = _seat(session, room.id, request.seat)
+    if target.bot or request.approved_by is None:
+        request.status = "refused"
+        return None
+    _hand_over(session, room, request, target, request.approved_by, cache)
+    return room.id, request.seat
+
+
+def holder_back(session: Session, room_id: str, seat: int, cache: StateCache | None) -> bool:
+    """The seat's holder acted or connected: a move of their seat still in its window lapses."""
+    waiting = list(
+        session.scalars(
+            select(SeatRequest).where(
+                SeatRequest.room_id == room_id, SeatRequest.seat == seat, SeatRequest.status == "waiting"
+            )
+        )
+    )
+    if not waiting:
+        return False
+    room = find_room(session, room_id, lock=True)
+    for request in waiting:
+        request.status = "expired"
+    name = _seat(session, room_id, seat).name
+    table_line(session, room_id, f"{name} is back: their seat stays on their device", cache)
+    bump_epoch(room)
+    return True
+
+
+def waiting_seats(session: Session, room_id: str) -> frozenset[int]:
+    return frozenset(
+        session.scalars(
+            select(SeatRequest.seat).where(SeatRequest.room_id == room_id, SeatRequest.status == "waiting")
+        )
+    )
+
+
+def seat_check(session: Session, room_id: str, token: str | None) -> dict[str, Any]:
+    """What a token is for in this room: a seat, a seat that moved on (and why), a request, or nothing."""
+    if token is None:
+        raise AppError("unauthorized", "send the seat link's token as 'Authorization: Bearer <token>'")
+    find_room(session, room_id)
+    wanted = hash_token(token)
+    seat = session.scalar(select(Seat).where(Seat.room_id == room_id, Seat.token_hash == wanted))
+    if seat is not None:
+        return {"status": "valid", "seat": seat.seat}
+    moved = session.scalars(
+        select(SeatMove)
+        .where(SeatMove.room_id == room_id, SeatMove.old_token_hash == wanted)
+        .order_by(SeatMove.id.desc())
+        .limit(1)
+    ).one_or_none()
+    if moved is not None:
+        by = _seat(session, room_id, moved.by_seat).name if moved.by_seat is not None else None
+        return {
+            "status": moved.reason,
+            "seat": moved.seat,
+            "name": _seat(session, room_id, moved.seat).name,
+            "at": aware(moved.created_at).isoformat(),
+            "by": by,
+        }
+    request = session.scalar(
+        select(SeatRequest).where(SeatRequest.room_id == room_id, SeatRequest.token_hash == wanted)
+    )
+    if request is not None:
+        return {"status": "asking", "seat": request.seat, "request": _request_body(request)}
+    return {"status": "unknown"}
 
 
 # -- chat ----------------------------------------------------------------------
@@ -307,6 +673,7 @@ def message_body(message: ChatMessage) -> dict[str, Any]:
         "text": message.text,
         "at": aware(message.created_at).isoformat(),
         "after": message.after_seq,
+        "kind": message.kind or "chat",
     }
 
 

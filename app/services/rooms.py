@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
-from app.models import Match, Room, Seat, Snapshot
+from app.models import ActionRow, Match, Room, Seat, SeatMove, Snapshot
 from app.names import bot_name, unique_name
 from app.roomids import new_room_id
 from app.services.auth import hash_token, new_token, player_seat
@@ -41,8 +42,14 @@ def check_clock(seconds: int | None) -> None:
 
 
 def create_room(
-    session: Session, game: str, name: str, options: dict[str, Any] | None, clock: int | None = None
+    session: Session,
+    game: str,
+    name: str,
+    options: dict[str, Any] | None,
+    clock: int | None = None,
+    creator: str | None = None,
 ) -> dict[str, Any]:
+    """`creator`: the digest of the maker's address (app.ratelimit.address_digest), for the quotas."""
     if game not in game_ids():
         raise AppError("invalid_request", f"unknown game {game!r}; the games are {', '.join(game_ids())}")
     spec = get_engine(game).spec
@@ -51,7 +58,9 @@ def create_room(
     except EngineError as error:
         raise AppError.from_engine(error) from None
     check_clock(clock)
-    room = Room(id=new_room_id(), game=game, options=parsed.model_dump(mode="json"), clock=clock)
+    room = Room(
+        id=new_room_id(), game=game, options=parsed.model_dump(mode="json"), clock=clock, creator=creator
+    )
     token = new_token()
     session.add(room)
     session.add(Seat(room_id=room.id, seat=0, name=name, token_hash=hash_token(token), bot=False))
@@ -139,6 +148,68 @@ def add_bot(session: Session, room_id: str, token: str | None) -> dict[str, Any]
     return {"seat": seat}
 
 
+# -- matches of bots alone (issue 18) -----------------------------------------------------------------
+# For the per-address cap, another match of bots alone counts as playing while it moved this recently.
+PLAYING_ALONE_WITHIN = timedelta(minutes=2)
+
+
+def _utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without their zone: they are UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def nobody_seated() -> Any:
+    """A condition on Room: no person holds a seat (a person a bot stands in for still does)."""
+    return ~select(Seat.id).where(Seat.room_id == Room.id, Seat.bot.is_(False)).exists()
+
+
+def _alone_since(session: Session, match: Match) -> datetime:
+    """When the bots were left alone: the match's start, or the last seat move (a leave or a removal)
+    after it."""
+    moved = session.scalar(select(func.max(SeatMove.created_at)).where(SeatMove.room_id == match.room_id))
+    started = _utc(match.started_at)
+    return max(started, _utc(moved)) if moved is not None else started
+
+
+def _last_move(session: Session, match: Match) -> datetime:
+    latest = session.scalar(select(func.max(ActionRow.created_at)).where(ActionRow.match_id == match.id))
+    return _utc(latest) if latest is not None else _utc(match.started_at)
+
+
+def why_bots_stop(
+    session: Session, room_id: str, now: datetime, minutes: float, per_address: int
+) -> str | None:
+    """Why the bot runner no longer plays this room's match, or None to play on: only a match in play
+    with nobody seated is ever stopped, once it has played alone for `minutes`, or when its maker's
+    address already has `per_address` older matches of bots alone playing (0 turns either off)."""
+    room = session.scalars(select(Room).where(Room.id == room_id, nobody_seated())).one_or_none()
+    match = current_match(session, room_id) if room is not None else None
+    if room is None or match is None or match.status != "playing":
+        return None
+    window = timedelta(minutes=minutes)
+    if minutes > 0 and now - _alone_since(session, match) >= window:
+        return f"its bots have played alone for {minutes:g} minutes"
+    if per_address <= 0 or room.creator is None:
+        return None
+    older = session.scalars(
+        select(Match)
+        .join(Room, Room.id == Match.room_id)
+        .where(Room.creator == room.creator, Match.status == "playing", Match.id < match.id, nobody_seated())
+        .order_by(Match.id.desc())
+        .limit(4 * per_address + 20)
+    ).all()
+    playing = 0
+    for other in older:
+        if now - _last_move(session, other) > PLAYING_ALONE_WITHIN:
+            continue  # stopped, or stuck: not playing
+        if minutes > 0 and now - _alone_since(session, other) >= window:
+            continue
+        playing += 1
+        if playing >= per_address:
+            return f"its maker's address already has {per_address} matches of bots alone playing"
+    return None
+
+
 def start_room(
     session: Session,
     room_id: str,
@@ -200,7 +271,8 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
     if room.rematch_id is not None:
         return {"room_id": room.rematch_id, "created": False}
     me = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one()
-    created = create_room(session, room.game, me.name, room.options)
+    # The table's maker stays its maker: its all-bot matches count for the same address.
+    created = create_room(session, room.game, me.name, room.options, creator=room.creator)
     session.flush()
     new_room = find_room(session, created["room_id"])
     bots = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.bot.is_(True))).all()
@@ -252,5 +324,5 @@ def room_body(
         "deadline": due.isoformat() if due is not None else None,
         "gone_after": people.GONE_AFTER,
         "chat_spectators": room.chat_spectators,
-        "seat_requests": people.pending_requests(session, room.id),
+        "seat_requests": people.open_requests(session, room, match, connected, people.GONE_AFTER),
     }

@@ -7,6 +7,7 @@ import copy
 import itertools
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -15,7 +16,7 @@ from sqlalchemy import or_, select
 from app.db import Database
 from app.errors import AppError
 from app.models import Match, Room, Seat
-from app.services import matches, rooms
+from app.services import matches, people, rooms
 from app.services.auth import hash_token, player_seat, seat_of
 from app.services.cache import StateCache
 from engines.core import get_bots, get_engine
@@ -70,6 +71,11 @@ class RoomFacts:
     stand_ins: frozenset[int] = frozenset()
     # Seconds per move, None without a clock.
     clock: int | None = None
+    # Seats with an approved move to another device in its refusal window: the holder acting makes
+    # it lapse (app/playing/people.py).
+    waiting: frozenset[int] = frozenset()
+    # The room's seat epoch when these were read (app/playing/seatwatch.py compares it).
+    epoch: int = 0
 
 
 class _Lru:
@@ -96,6 +102,14 @@ class _Lru:
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
 
+    def items(self) -> list[tuple[Any, Any]]:
+        with self._lock:
+            return list(self._items.items())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
 
 class Services:
     def __init__(self, db: Database, test_seeds: list[int] | None = None) -> None:
@@ -104,9 +118,11 @@ class Services:
         self._test_seeds = itertools.cycle(test_seeds) if test_seeds else None
         self._test_seeds_lock = threading.Lock()
         self.cache = StateCache()
-        # room id -> {token hash -> seat}. A seat's token changes only when a seat request is approved
-        # or its player leaves, and every process then forgets the room (Hub.handle); a miss (or an
-        # unknown token) is looked up in the database and never remembered.
+        # room id -> (seat epoch, {token hash -> seat}). A seat's token changes only when a seat moves
+        # to another device or its player leaves; every process then forgets the room, told by the
+        # broker (Hub.handle) or, should that message be lost, by the room's seat epoch, which
+        # SeatWatch compares every second. A miss (or an unknown token) is looked up in the
+        # database and never remembered.
         self._seats = _Lru(FACTS_SIZE)
         # room id -> RoomFacts, only for started rooms (whose seats are settled for good).
         self._facts = _Lru(FACTS_SIZE)
@@ -117,10 +133,15 @@ class Services:
 
     # -- rooms ------------------------------------------------------------
     def create_room(
-        self, game: str, name: str, options: dict[str, Any] | None, clock: int | None = None
+        self,
+        game: str,
+        name: str,
+        options: dict[str, Any] | None,
+        clock: int | None = None,
+        creator: str | None = None,
     ) -> dict[str, Any]:
         with self.db.transaction() as session:
-            return rooms.create_room(session, game, name, options, clock)
+            return rooms.create_room(session, game, name, options, clock, creator)
 
     def join(self, room_id: str, name: str) -> dict[str, Any]:
         with self.db.transaction() as session:
@@ -156,26 +177,28 @@ class Services:
     # -- seats --------------------------------------------------------------
     def known_seat(self, room_id: str, token: str) -> int | None:
         """The seat of `token` if this process has seen it before (no database read), else None."""
-        tokens: dict[str, int] | None = self._seats.get(room_id)
-        return tokens.get(hash_token(token)) if tokens is not None else None
+        known: tuple[int, dict[str, int]] | None = self._seats.get(room_id)
+        return known[1].get(hash_token(token)) if known is not None else None
 
-    def _remember_seat(self, room_id: str, token: str, seat: int, forgets: int) -> None:
+    def _remember_seat(self, room_id: str, token: str, seat: int, epoch: int, forgets: int) -> None:
         with self._forget_lock:
             if forgets != self._forgets:
                 return
-            tokens: dict[str, int] | None = self._seats.get(room_id)
+            known: tuple[int, dict[str, int]] | None = self._seats.get(room_id)
+            tokens = known[1] if known is not None and known[0] == epoch else {}
             # A new dict, never one a reader may hold: readers look without the lock.
-            self._seats.put(room_id, {**(tokens or {}), hash_token(token): seat})
+            self._seats.put(room_id, (epoch, {**tokens, hash_token(token): seat}))
 
     def seat_of(self, room_id: str, token: str | None) -> int | None:
         if token is not None and (known := self.known_seat(room_id, token)) is not None:
             return known
         forgets = self._forgets
         with self.db.read() as session:
-            rooms.find_room(session, room_id)
+            room = rooms.find_room(session, room_id)
             seat = seat_of(session, room_id, token)
+            epoch = room.seat_epoch
         if token is not None and seat is not None:
-            self._remember_seat(room_id, token, seat, forgets)
+            self._remember_seat(room_id, token, seat, epoch, forgets)
         return seat
 
     def player_seat(self, room_id: str, token: str | None) -> int:
@@ -184,11 +207,50 @@ class Services:
             return known
         forgets = self._forgets
         with self.db.read() as session:
-            rooms.find_room(session, room_id)
+            room = rooms.find_room(session, room_id)
             seat = player_seat(session, room_id, token)
+            epoch = room.seat_epoch
         assert token is not None
-        self._remember_seat(room_id, token, seat, forgets)
+        self._remember_seat(room_id, token, seat, epoch, forgets)
         return seat
+
+    def cached_epochs(self) -> dict[str, int]:
+        """The seat epoch of every room whose seats or facts this process remembers."""
+        epochs: dict[str, int] = {}
+        for room_id, (epoch, _tokens) in self._seats.items():
+            epochs[room_id] = epoch
+        for room_id, facts in self._facts.items():
+            epochs[room_id] = min(epochs.get(room_id, facts.epoch), facts.epoch)
+        return epochs
+
+    def seat_epochs(self, room_ids: Collection[str]) -> dict[str, int]:
+        """The rooms' seat epochs now, from the database (a room missing from the answer is gone)."""
+        found: dict[str, int] = {}
+        ids = list(room_ids)
+        with self.db.read() as session:
+            for start in range(0, len(ids), 500):
+                for room_id, epoch in session.execute(
+                    select(Room.id, Room.seat_epoch).where(Room.id.in_(ids[start : start + 500]))
+                ):
+                    found[room_id] = epoch
+        return found
+
+    def seat_tokens(self, room_id: str) -> dict[int, str | None]:
+        """Each seat's token hash now (None: a bot's), from the database."""
+        with self.db.read() as session:
+            return {
+                seat: token_hash
+                for seat, token_hash in session.execute(
+                    select(Seat.seat, Seat.token_hash).where(Seat.room_id == room_id)
+                )
+            }
+
+    def forget_all(self) -> None:
+        """Drop every room's seats and facts (the broker reconnected: forget events may be lost)."""
+        with self._forget_lock:
+            self._forgets += 1
+            self._facts.clear()
+            self._seats.clear()
 
     def known_facts(self, room_id: str) -> RoomFacts | None:
         """The room's facts if this process holds them (no database read)."""
@@ -219,13 +281,17 @@ class Services:
                 )
             ).all()
             stand_in_kind = rooms.default_bot_kind(match.game)
-            clock = session.scalar(select(Room.clock).where(Room.id == room_id))
+            clock, epoch = session.execute(
+                select(Room.clock, Room.seat_epoch).where(Room.id == room_id)
+            ).one()
             facts = RoomFacts(
                 match.game,
                 match.id,
                 {seat: (stand_in_kind if standing else kind) or "random" for seat, kind, standing in bots},
                 frozenset(seat for seat, _kind, standing in bots if standing),
                 clock,
+                people.waiting_seats(session, room_id),
+                epoch,
             )
         with self._forget_lock:
             if forgets == self._forgets:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects import postgresql
 
 revision = "0007"
 down_revision = "0006"
@@ -20,6 +21,14 @@ def upgrade() -> None:
     with op.batch_alter_table("seat_requests") as batch:
         batch.add_column(sa.Column("asker", sa.String(length=64), nullable=True))
         batch.add_column(sa.Column("approved_by", sa.Integer(), nullable=True))
+        batch.add_column(
+            sa.Column(
+                "approvals",
+                sa.JSON().with_variant(postgresql.JSONB(), "postgresql"),
+                nullable=False,
+                server_default="[]",
+            )
+        )
         batch.add_column(sa.Column("effective_at", sa.DateTime(timezone=True), nullable=True))
     with op.batch_alter_table("chat_messages") as batch:
         batch.add_column(sa.Column("kind", sa.String(length=16), nullable=False, server_default="chat"))
@@ -63,6 +72,7 @@ def downgrade() -> None:
         batch.drop_column("kind")
     with op.batch_alter_table("seat_requests") as batch:
         batch.drop_column("effective_at")
+        batch.drop_column("approvals")
         batch.drop_column("approved_by")
         batch.drop_column("asker")
     op.drop_index(op.f("ix_rooms_creator"), table_name="rooms")

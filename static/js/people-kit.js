@@ -1,6 +1,7 @@
 // The people parts of the room page that need no DOM: initials by grapheme, presence and
-// countdown words, the seat link's fragment, chat muting and when to notify. Tested under
-// `node --test` (tests/js/people-kit.test.mjs).
+// countdown words, the seat link's fragment, chat muting and when to notify, and the words of
+// the way back to a seat (a dead seat link, a request for a seat, who may answer it). Tested
+// under `node --test` (tests/js/people-kit.test.mjs).
 
 /** The move clocks a room offers (seconds, or null for none) and their words. */
 export const CLOCKS = [
@@ -84,10 +85,33 @@ export function seatLink(origin, roomId, token) {
   return `${origin}/r/${encodeURIComponent(roomId)}#seat=${token}`;
 }
 
-/** Chat messages minus the muted seats' (a muted player is muted only in this browser). */
+/** A table line ("Ann's seat moved to another device"), written by nobody: never muted. */
+export function isSeatLine(message) {
+  return message?.kind === "seat";
+}
+
+/** What muting a message's writer keeps in the muted list: a player's seat number, or a
+ * spectator's name as the chat shows it ("Cy (watching)"); null for the table's own lines. */
+export function muteKey(message) {
+  if (isSeatLine(message)) return null;
+  if (message.seat !== null && message.seat !== undefined) return message.seat;
+  return message.name ? String(message.name) : null;
+}
+
+/** Chat messages minus the muted writers' (players by seat, spectators by name; muting is
+ * this browser's choice only). The table's own lines always show. */
 export function visibleMessages(messages, muted) {
   const silenced = new Set(muted || []);
-  return messages.filter((m) => m.seat === null || m.seat === undefined || !silenced.has(m.seat));
+  return messages.filter((m) => {
+    const key = muteKey(m);
+    return key === null || !silenced.has(key);
+  });
+}
+
+/** The muted list with `key` added, or taken out when it was there. */
+export function toggleMuted(muted, key) {
+  const list = muted || [];
+  return list.includes(key) ? list.filter((k) => k !== key) : [...list, key];
 }
 
 /** Append a message unless already held (by id); keeps the newest `limit`. */
@@ -99,4 +123,167 @@ export function addMessage(messages, message, limit = 100) {
 /** Notify only on a new turn, with permission, while the page is hidden and the player opted in. */
 export function shouldNotify({ myTurn, wasMyTurn, hidden, permission, optedIn }) {
   return Boolean(myTurn && !wasMyTurn && hidden && optedIn && permission === "granted");
+}
+
+// ---------------------------------------------------------------------------
+// The way back to a seat
+
+const DAY_FORMAT = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+
+/** "Tue 1 Dec, 14:03" (no-break spaces in "Tue 1 Dec") for an ISO time ("" when there is none), in the reader's time zone
+ * unless one is named. */
+export function dayWords(iso, timeZone) {
+  const date = new Date(iso ?? NaN);
+  if (!iso || Number.isNaN(date.getTime())) return "";
+  const parts = {};
+  for (const part of new Intl.DateTimeFormat("en-GB", { ...DAY_FORMAT, timeZone }).formatToParts(date)) {
+    parts[part.type] = part.value;
+  }
+  // No-break spaces keep "1 Dec" together when the banner wraps.
+  return `${parts.weekday}\u00a0${parts.day}\u00a0${parts.month}, ${parts.hour}:${parts.minute}`;
+}
+
+/** "14:03" for an ISO time ("" when there is none). */
+export function hourWords(iso, timeZone) {
+  const date = new Date(iso ?? NaN);
+  if (!iso || Number.isNaN(date.getTime())) return "";
+  const parts = {};
+  for (const part of new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).formatToParts(date)) {
+    parts[part.type] = part.value;
+  }
+  return `${parts.hour}:${parts.minute}`;
+}
+
+function possessive(name) {
+  return name ? `${name}'s` : "this";
+}
+
+/**
+ * Why a seat link stopped working, from `GET /api/rooms/{id}/seat-check`'s answer (or null when
+ * that could not be asked): `{ kind, text }`, `kind` one of "moved", "left", "removed",
+ * "unknown", "asking", "valid" or "gone" (no reason known). `handedOver`: this page approved the
+ * move itself, so the words are not an alarm; `stored`: the token is the one this browser kept
+ * (not a link just opened). `nameOf(seat)` names a seat for "asking".
+ */
+export function deadLinkWords(check, { handedOver = false, stored = false, timeZone, nameOf = () => "" } = {}) {
+  const lead = "This seat link no longer works";
+  const when = (body) => {
+    const day = dayWords(body.at, timeZone);
+    return day ? ` on ${day}` : "";
+  };
+  switch (check?.status) {
+    case "valid":
+      return { kind: "valid", text: "" };
+    case "moved": {
+      if (handedOver) {
+        return { kind: "moved", calm: true, text: `You moved ${possessive(check.name)} seat to your other device${when(check)}: play there. This page now watches.` };
+      }
+      const by = check.by ? `, approved by ${check.by}` : "";
+      return { kind: "moved", text: `${lead}: ${possessive(check.name)} seat moved to another device${when(check)}${by}.` };
+    }
+    case "left":
+      return { kind: "left", text: `${lead}: you left this game${when(check)}, a bot plays your seat.` };
+    case "removed": {
+      const who = check.by ? `the host (${check.by})` : "the host";
+      return { kind: "removed", text: `${lead}: ${who} removed ${possessive(check.name)} seat${when(check)}; a bot plays it now.` };
+    }
+    case "unknown":
+      return stored
+        ? { kind: "unknown", text: "This browser's seat is not known here any more (the game may have been reset)." }
+        : { kind: "unknown", text: "This seat link is not valid (it may be cut short)." };
+    case "asking": {
+      const request = check.request || {};
+      const seat = request.seat ?? check.seat;
+      const name = nameOf(seat);
+      return { kind: "asking", text: `This link is your request for ${possessive(name)} seat: it works once the request is approved.` };
+    }
+    default:
+      return { kind: "gone", text: `${lead}: the server does not know it any more.` };
+  }
+}
+
+/** The human seats a visitor may say are theirs: by seat order, bots left out. Empty when the
+ * page holds a seat, or the room is over, or nobody human sits in it yet. */
+export function pickableSeats(room, mySeat) {
+  if (!room || room.status === "finished" || (mySeat !== null && mySeat !== undefined)) return [];
+  return (room.seats || []).filter((s) => !s.bot);
+}
+
+/** Requests still open: a pending one nobody answered lapses at `expires`. */
+export function openRequests(room, now = Date.now()) {
+  return (room?.seat_requests || []).filter(
+    (r) => (r.status ?? "pending") === "waiting" || !r.expires || Date.parse(r.expires) > now,
+  );
+}
+
+/** May `mySeat` answer `request`? The room body says (`answerable_by`); a body from a server
+ * that does not list it falls back to the older rule: any other seated player. */
+export function mayAnswer(request, mySeat) {
+  if (mySeat === null || mySeat === undefined) return false;
+  if (Array.isArray(request.answerable_by)) return request.answerable_by.includes(mySeat);
+  return mySeat !== request.seat;
+}
+
+function approverNames(request, nameOf, mySeat = null) {
+  const names = (request.approvals || []).map((seat) => (seat === mySeat ? "You" : nameOf(seat))).filter(Boolean);
+  if (!names.length) return "a player";
+  if (names.length === 1) return names[0];
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/**
+ * The notice for a request on this page's own seat: `{ kind: "ask" | "waiting", text }`.
+ * "ask": someone wants the seat (the holder approves when it is them); "waiting": others
+ * approved and the seat moves at `effective_at` unless the holder refuses.
+ */
+export function holderNotice(request, nameOf, { timeZone } = {}) {
+  if ((request.status ?? "pending") === "waiting") {
+    const at = hourWords(request.effective_at, timeZone);
+    return {
+      kind: "waiting",
+      text: `${approverNames(request, nameOf)} approved moving your seat to another device; it moves ${at ? `at ${at}` : "soon"}. Refuse if this was not you.`,
+    };
+  }
+  return { kind: "ask", text: "Someone asks for your seat from another device. Is it you?" };
+}
+
+/** A request on someone else's seat, as the other players read it. */
+export function requestWords(request, nameOf, mySeat, { timeZone } = {}) {
+  const holder = nameOf(request.seat);
+  if ((request.status ?? "pending") === "waiting") {
+    const at = hourWords(request.effective_at, timeZone);
+    return `${approverNames(request, nameOf, mySeat)} approved moving ${holder}'s seat to another device; it moves ${at ? `at ${at} ` : ""}unless ${holder} refuses.`;
+  }
+  const approvals = request.approvals || [];
+  if (mySeat !== null && mySeat !== undefined && approvals.includes(mySeat)) {
+    return `Someone asks for ${holder}'s seat. You approved; more players must approve too.`;
+  }
+  if (approvals.length) return `Someone asks for ${holder}'s seat; ${approverNames(request, nameOf)} approved.`;
+  return `Someone asks for ${holder}'s seat.`;
+}
+
+/**
+ * What the asker's page says about its request: `{ text, done, again }`. `status` is the
+ * request's status ("pending", "waiting", "approved", "refused", "expired"); `request` the
+ * asker's record ({ name, seat, effective_at? }); `listed` the room body's entry for it, if any
+ * (its approvals name who approved).
+ */
+export function askerWords(status, request, { listed = null, nameOf = () => "", timeZone } = {}) {
+  const name = request.name || nameOf(request.seat) || "that";
+  switch (status) {
+    case "waiting": {
+      const effective = listed?.effective_at ?? request.effective_at;
+      const at = hourWords(effective, timeZone);
+      const by = listed?.approvals?.length ? `Approved by ${approverNames(listed, nameOf)}` : "Approved";
+      return { text: `${by}: the seat moves to you ${at ? `at ${at} ` : "soon "}unless ${name} refuses.`, done: false, again: false };
+    }
+    case "approved":
+      return { text: `Approved: you play as ${name} now.`, done: true, again: false };
+    case "refused":
+      return { text: `Your request for ${name}'s seat was refused.`, done: true, again: true };
+    case "expired":
+      return { text: `Nobody answered your request for ${name}'s seat in time.`, done: true, again: true };
+    default:
+      return { text: `Asked for ${name}'s seat: waiting for ${name} (or the table) to approve.`, done: false, again: false };
+  }
 }

@@ -1,20 +1,32 @@
-// The people parts of the room page: your seat on another device (seat link, QR code, asking
-// for a seat back), presence and clocks at the table, letting a bot play for an absent player,
-// leaving, the table chat and your-turn notifications. The room page calls `createPeople` once
-// and tells it of every room body, state and chat message.
+// The people parts of the room page: your seat on another device (seat link, QR code), the way
+// back to a seat (pick your name, a dead seat link said in words, the holder asked first),
+// presence and clocks at the table, letting a bot play for an absent player, leaving, the table
+// chat and your-turn notifications. The room page calls `createPeople` once and tells it of
+// every room body, state and chat message.
 
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
+import { heldSeats } from "./device.js";
 import { fill, h } from "./dom.js";
 import {
   addMessage,
+  askerWords,
   CLOCKS,
   countdownWords,
+  deadLinkWords,
+  holderNotice,
   initial,
+  isSeatLine,
+  mayAnswer,
   mayRemove,
   mayStandIn,
+  muteKey,
+  openRequests,
+  pickableSeats,
   presenceWords,
+  requestWords,
   seatFromHash,
   shouldNotify,
+  toggleMuted,
   visibleMessages,
 } from "./people-kit.js";
 import { seats, store } from "./storage.js";
@@ -23,6 +35,7 @@ const $ = (id) => document.getElementById(id);
 const MUTED_KEY = "motable.muted";
 const NOTIFY_KEY = "motable.notify";
 const ASKED_KEY = "motable.asked";
+const WATCHING_KEY = "motable.watching";
 
 function readJson(storage, key, fallback) {
   try {
@@ -35,7 +48,7 @@ function readJson(storage, key, fallback) {
 /**
  * ctx: { roomId, seat() (this browser's seat entry or null), room(), state(), title(),
  *        seatTaken(entry) (a seat came to this browser), forgotten() (this browser let go),
- *        announce(text), refreshRoom() }
+ *        announce(text), refreshRoom(), redraw(), chatShown() }
  */
 export function createPeople(ctx) {
   const roomId = ctx.roomId;
@@ -43,6 +56,16 @@ export function createPeople(ctx) {
   let linkFor = null; // the token whose seat link is drawn
   let asking = readJson(store, ASKED_KEY, {})[roomId] || null;
   let pollTimer = null;
+  // The way back: why this page's seat link died ({ kind, text }), how the last request ended
+  // ({ text }), whether the visitor opened the list of names, and an error from asking.
+  let deadLink = null;
+  let outcome = null;
+  let picking = false;
+  let askError = null;
+  // This page approved a request for its own seat: the seat leaving it is no surprise.
+  let handedOver = false;
+  // The names this page wrote under as a spectator (its own messages get no mute button).
+  const myNames = new Set();
 
   const muted = () => readJson(store, MUTED_KEY, {})[roomId] || [];
   function setMuted(list) {
@@ -68,9 +91,17 @@ export function createPeople(ctx) {
   /** A `#seat=<token>` link opened here: check it, keep the seat, clean the address bar. */
   async function adoptSeatLink() {
     const found = seatFromHash(location.hash);
-    if (!found) return false;
+    const named = new URLSearchParams(location.hash.replace(/^#/, "")).has("seat");
+    if (!found && !named) return false;
     // Out of the address bar (and so out of history and bookmarks) before anything else.
     history.replaceState(null, "", location.pathname + location.search);
+    if (!found) {
+      // "#seat=" with something no token looks like: cut short when copied, most likely.
+      deadLink = deadLinkWords({ status: "unknown" });
+      ctx.announce(deadLink.text);
+      drawWayBack();
+      return false;
+    }
     try {
       const state = await api("GET", `/api/rooms/${roomId}/state`, { token: found });
       const room = await api("GET", `/api/rooms/${roomId}`);
@@ -78,10 +109,56 @@ export function createPeople(ctx) {
       seats.save(roomId, { seat: state.seat, token: found, name, game: room.game, status: room.status });
       ctx.announce(`You are playing as ${name} on this device.`);
       return true;
-    } catch {
-      ctx.announce("That seat link no longer works; ask the others for your seat back.");
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        // Refused: say why on the page, not only to a screen reader.
+        await seatRefused(found);
+      } else {
+        ctx.announce("That seat link could not be checked; reload the page to try again.");
+      }
       return false;
     }
+  }
+
+  /**
+   * The server refused `deadToken` (a seat link, or the seat this browser kept): ask it why and
+   * show the banner with the way back. Returns the check's status ("valid" when the token works
+   * after all, so the caller may keep it). The caller forgets the stored seat.
+   */
+  async function seatRefused(deadToken, { quiet = false, stored = false } = {}) {
+    let check = null;
+    try {
+      check = await api("GET", `/api/rooms/${roomId}/seat-check`, { token: deadToken });
+    } catch {
+      // No reason to be had (an older server, or offline): the banner says the link is dead.
+    }
+    if (check?.status === "valid") return "valid";
+    if (check?.status === "asking" && check.request?.request_id) {
+      // A request's link: this page goes on waiting for it.
+      const request = check.request;
+      const seat = request.seat ?? check.seat;
+      remember({
+        request_id: request.request_id,
+        seat,
+        token: deadToken,
+        name: seatNameOf(seat),
+        status: request.status,
+        effective_at: request.effective_at ?? null,
+      });
+      poll();
+    } else {
+      deadLink = deadLinkWords(check, { handedOver, stored });
+      if (!quiet) ctx.announce(deadLink.text);
+    }
+    handedOver = false;
+    drawWayBack();
+    return check?.status || "gone";
+  }
+
+  /** A seat's name as the room body has it ("Seat 3" if it is not listed, "" for no seat). */
+  function seatNameOf(seat) {
+    if (seat === null || seat === undefined) return "";
+    return ctx.room()?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`;
   }
 
   async function drawSeatLink(box) {
@@ -105,10 +182,18 @@ export function createPeople(ctx) {
     }
   }
 
+  // Right after joining: a one-line chip ("Your seat link") that opens the link and its QR code
+  // in place, so the table is not pushed below the first screen on a phone.
   function showSeatKeep() {
-    const panel = $("seat-keep");
-    panel.hidden = false;
-    drawSeatLink(panel);
+    $("seat-keep").hidden = false;
+    openSeatKeep(false);
+  }
+
+  function openSeatKeep(open) {
+    const chip = $("seat-keep-chip");
+    chip.setAttribute("aria-expanded", String(open));
+    $("seat-keep-body").hidden = !open;
+    if (open) drawSeatLink($("seat-keep"));
   }
 
   function openSeatDialog() {
@@ -138,6 +223,8 @@ export function createPeople(ctx) {
   }
 
   function forgetConfirmed() {
+    // Let go on purpose: "Playing here? Pick your name" is not pressed on this page again.
+    setJustWatching(true);
     seats.forget(roomId);
     $("seat-dialog").close();
     ctx.forgotten();
@@ -152,6 +239,7 @@ export function createPeople(ctx) {
     }
     try {
       await post("leave", {});
+      setJustWatching(true);
       seats.forget(roomId);
       $("seat-dialog").close();
       ctx.forgotten();
@@ -171,24 +259,59 @@ export function createPeople(ctx) {
     asking = request;
   }
 
-  async function askForSeat(seat) {
+  async function askForSeat(seat, button) {
+    if (button) button.disabled = true;
     try {
       const asked = await api("POST", `/api/rooms/${roomId}/seat-requests`, { body: { seat: seat.seat } });
       remember({ ...asked, name: seat.name });
-      ctx.announce(`Asked for ${seat.name}'s seat. A player must approve it.`);
+      deadLink = null;
+      outcome = null;
+      picking = false;
+      askError = null;
+      ctx.announce(askerWords("pending", asking).text);
       poll();
       update();
       ctx.redraw();
     } catch (error) {
-      say($("people-error"), error);
+      askError = error.message || String(error);
+      if (button) button.disabled = false;
+      drawWayBack(true);
     }
   }
 
-  // "This is my seat" beside a player's name, for a visitor without a seat here (in the
-  // waiting room's list and at the table alike), or null.
-  function claimButton(seat, room = ctx.room()) {
-    if (mySeat() !== null || seat.bot || asking || !room || room.status === "finished") return null;
-    return h("button", { class: "link-button claim-button", type: "button", onclick: () => askForSeat(seat) }, "This is my seat");
+  /** The request's status changed (from polling or from the room body). */
+  function asked(status, extra = {}) {
+    if (!asking) return;
+    if (status === "approved") {
+      const room = ctx.room();
+      seats.save(roomId, { seat: asking.seat, token: asking.token, name: asking.name, game: room?.game });
+      const name = asking.name;
+      remember(null);
+      deadLink = null;
+      outcome = null;
+      ctx.seatTaken(seats.get(roomId));
+      ctx.announce(`Approved: you play as ${seats.get(roomId)?.name || name} now.`);
+      drawWayBack();
+      return;
+    }
+    if (status === "refused" || status === "expired") {
+      outcome = askerWords(status, asking, { nameOf: seatNameOf });
+      remember(null);
+      ctx.announce(outcome.text);
+      update();
+      ctx.redraw();
+      return;
+    }
+    const changed = asking.status !== status || (extra.effective_at && extra.effective_at !== asking.effective_at);
+    if (changed) {
+      remember({ ...asking, status, effective_at: extra.effective_at ?? asking.effective_at ?? null });
+      if (status === "waiting") ctx.announce(askerWords("waiting", asking, { listed: listedRequest(), nameOf: seatNameOf }).text);
+      drawWayBack();
+    }
+  }
+
+  function listedRequest() {
+    return asking ? (ctx.room()?.seat_requests || []).find((r) => r.id === asking.request_id) || null : null;
   }
 
   async function poll() {
@@ -196,39 +319,209 @@ export function createPeople(ctx) {
     if (!asking) return;
     try {
       const status = await api("GET", `/api/rooms/${roomId}/seat-requests/${asking.request_id}`);
-      if (status.status === "approved") {
-        const room = ctx.room();
-        seats.save(roomId, { seat: asking.seat, token: asking.token, name: asking.name, game: room?.game });
-        remember(null);
-        ctx.seatTaken(seats.get(roomId));
-        ctx.announce(`Approved: you play as ${seats.get(roomId).name} again.`);
-        return;
-      }
-      if (status.status === "refused" || status.status === "expired") {
-        remember(null);
-        const why = status.status === "refused"
-          ? "Your request for that seat was refused."
-          : "Nobody answered your request for that seat in time. You can ask again.";
-        say($("people-error"), new Error(why));
-        update();
-        ctx.redraw();
-        return;
-      }
+      asked(status.status, status);
+      if (!asking) return;
     } catch {
       // Try again at the next poll.
     }
     pollTimer = setTimeout(poll, 3000);
   }
 
-  async function answer(request, approve) {
+  // `as`: the held seat that answers (its token), the active one unless named.
+  async function answer(request, approve, errorNode, as = null) {
     try {
-      await post(`seat-requests/${request.id}/${approve ? "approve" : "refuse"}`, {});
+      const path = `/api/rooms/${roomId}/seat-requests/${request.id}/${approve ? "approve" : "refuse"}`;
+      await api("POST", path, { body: {}, token: as?.token || token() });
+      // Approving a request for one's own seat hands it to the other device: this page is
+      // about to lose the seat, and says so calmly.
+      if (approve && request.seat === mySeat()) handedOver = true;
+      if (errorNode) say(errorNode, null);
       ctx.refreshRoom();
     } catch (error) {
-      say($("people-error"), error);
+      say(errorNode || $("people-error"), error);
       // The request may have been answered elsewhere or lapsed: show the room as it is now.
       ctx.refreshRoom();
     }
+  }
+
+  // -------------------------------------------------------------------------
+  // The way back, above the table: a dead seat link said in words, "Playing here? Pick your
+  // name" for a browser without a seat, and the state of its request.
+
+  function justWatching() {
+    return Boolean(readJson(store, WATCHING_KEY, {})[roomId]);
+  }
+
+  function setJustWatching(on) {
+    const all = readJson(store, WATCHING_KEY, {});
+    if (on) all[roomId] = true;
+    else delete all[roomId];
+    store.setItem(WATCHING_KEY, JSON.stringify(all));
+  }
+
+  function dismissPick() {
+    setJustWatching(true);
+    picking = false;
+    drawWayBack();
+    drawPickAgain();
+  }
+
+  function drawWayBack(force = false) {
+    const box = $("way-back");
+    const room = ctx.room();
+    const me = mySeat();
+    if (me !== null) {
+      deadLink = null;
+      outcome = null;
+      picking = false;
+    }
+    const names = pickableSeats(room, me);
+    const listed = listedRequest();
+    const status = asking ? askerWords(asking.status, asking, { listed, nameOf: seatNameOf }) : null;
+    // The names are offered at once to a plain visitor, and after "Ask again" when a link died or
+    // a request ended.
+    const offer = !asking && names.length > 0 && (picking || (!deadLink && !outcome && !justWatching()));
+    const shown = me === null && room && (deadLink || outcome || status || offer);
+    const key = JSON.stringify([shown, deadLink, outcome, status, offer && names.map((s) => [s.seat, s.name]), askError]);
+    if (!force && box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.hidden = !shown;
+    box.dataset.kind = deadLink ? (deadLink.calm ? "handed" : "dead") : outcome ? "ended" : status ? "asking" : "pick";
+    if (!shown) {
+      box.replaceChildren();
+      return;
+    }
+    const parts = [];
+    if (deadLink) parts.push(h("p", { class: "way-back-why" }, deadLink.text));
+    if (outcome) parts.push(h("p", { class: "way-back-why" }, outcome.text));
+    if ((deadLink || outcome) && !offer && !asking && names.length) {
+      parts.push(
+        h(
+          "p",
+          { class: "way-back-again" },
+          h(
+            "button",
+            {
+              // A seat this page handed over itself is no emergency: the button stays plain.
+              class: `button button-small${deadLink?.calm ? "" : " button-primary"}`,
+              type: "button",
+              onclick: () => {
+                picking = true;
+                drawWayBack();
+                box.querySelector(".pick-name")?.focus();
+              },
+            },
+            deadLink ? "Ask for a seat again" : "Ask again",
+          ),
+        ),
+      );
+    }
+    if (status) {
+      parts.push(h("p", { class: `way-back-status is-${asking.status || "pending"}` }, h("span", { class: "way-back-dot", "aria-hidden": "true" }), status.text));
+    }
+    if (offer) {
+      parts.push(
+        h(
+          "div",
+          { class: "pick-row" },
+          h("span", { class: "pick-title", id: "pick-title" }, "Playing here? Pick your name"),
+          h(
+            "span",
+            { class: "pick-names", role: "group", "aria-labelledby": "pick-title" },
+            names.map((seat) =>
+              h("button", { class: "button button-small pick-name", type: "button", "data-seat": seat.seat, onclick: (event) => askForSeat(seat, event.currentTarget) }, seat.name),
+            ),
+          ),
+          deadLink || outcome ? null : h("button", { class: "link-button pick-dismiss", type: "button", onclick: dismissPick }, "I'm just watching"),
+        ),
+      );
+    }
+    if (askError) parts.push(h("p", { class: "form-error", role: "alert" }, askError));
+    fill(box, parts);
+  }
+
+  // Put away with "I'm just watching", the names stay one tap away under the seat list.
+  function drawPickAgain() {
+    const names = pickableSeats(ctx.room(), mySeat());
+    $("pick-again").hidden = !(names.length && !asking && $("way-back").hidden);
+  }
+
+  function pickAgain() {
+    setJustWatching(false);
+    picking = true;
+    drawWayBack();
+    drawPickAgain();
+    $("way-back").scrollIntoView({ block: "nearest" });
+    $("way-back").querySelector(".pick-name")?.focus();
+  }
+
+  /** The seats this page holds: its own, and around one device the other local players'. */
+  function heldHere() {
+    const active = ctx.seat();
+    if (!active) return [];
+    const held = heldSeats(seats.get(roomId) || active);
+    if (!held.some((s) => s.seat === active.seat)) held.unshift({ seat: active.seat, token: active.token, name: active.name });
+    return held;
+  }
+
+  /** Requests on other seats this page may still answer (asked at the top, not in the list). */
+  function toAnswer(room, held) {
+    const me = mySeat();
+    return openRequests(room).filter(
+      (r) => !held.some((s) => s.seat === r.seat) && mayAnswer(r, me) && (r.status === "waiting" || !(r.approvals || []).includes(me)),
+    );
+  }
+
+  // At the top of the page: the holder of a seat asked for (or approved by others) is told first,
+  // and a player who may answer for someone else's seat sees it there too.
+  function drawSeatAlert(room) {
+    const box = $("seat-alert");
+    const held = heldHere();
+    const several = held.length > 1;
+    const mine = openRequests(room).filter((r) => held.some((s) => s.seat === r.seat));
+    const others = toAnswer(room, held);
+    const fields = (r) => [r.id, r.seat, r.status, r.effective_at, r.approvals, r.answerable_by];
+    const key = JSON.stringify([held.map((s) => s.seat), mine.map(fields), others.map(fields), room.seats.map((s) => s.name)]);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.hidden = mine.length + others.length === 0;
+    const item = (request, kind, who, text, buttons, error) =>
+      h(
+        "div",
+        { class: `seat-alert-item is-${kind}`, "data-request": request.id },
+        who ? h("p", { class: "seat-alert-who small" }, who) : null,
+        h("p", { class: "seat-alert-text" }, text),
+        buttons.length ? h("p", { class: "seat-alert-buttons" }, buttons) : null,
+        error,
+      );
+    fill(
+      box,
+      mine.map((request) => {
+        const as = held.find((s) => s.seat === request.seat);
+        const notice = holderNotice(request, seatNameOf);
+        const error = h("p", { class: "form-error", role: "alert", hidden: true });
+        const buttons = [];
+        if (notice.kind === "ask" && mayAnswer(request, as.seat)) {
+          buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(request, true, error, as) }, "Yes, it's me (approve)"));
+        }
+        if (notice.kind === "waiting" || mayAnswer(request, as.seat)) {
+          buttons.push(h("button", { class: "button button-small button-danger", type: "button", onclick: () => answer(request, false, error, as) }, "No, refuse"));
+        }
+        const text = buttons.length ? notice.text : [notice.text, h("span", { class: "small" }, " If it is not you, ask the others to refuse.")];
+        // Around one device, say whose seat it is: "your" would not tell who.
+        return item(request, notice.kind, several ? `For ${as.name}:` : null, text, buttons, error);
+      }),
+      others.map((request) => {
+        const error = h("p", { class: "form-error", role: "alert", hidden: true });
+        const buttons = [];
+        if (request.status !== "waiting") {
+          buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(request, true, error) }, "Approve"));
+        }
+        buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => answer(request, false, error) }, "Refuse"));
+        const hint = request.status === "waiting" ? "" : ` Approve only if you know it is ${seatNameOf(request.seat)}.`;
+        return item(request, "other", null, `${requestWords(request, seatNameOf, mySeat())}${hint}`, buttons, error);
+      }),
+    );
   }
 
   // -------------------------------------------------------------------------
@@ -261,8 +554,6 @@ export function createPeople(ctx) {
     if (mayRemove(room, seat, me, now)) {
       buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => seatAction(`seats/${seat.seat}/remove`) }, "Remove"));
     }
-    const claim = claimButton(seat, room);
-    if (claim) buttons.push(claim);
     if (seat.seat !== me && !seat.bot) {
       buttons.push(
         h(
@@ -272,7 +563,7 @@ export function createPeople(ctx) {
             type: "button",
             "aria-pressed": String(isMuted),
             onclick: () => {
-              setMuted(isMuted ? muted().filter((s) => s !== seat.seat) : [...muted(), seat.seat]);
+              setMuted(toggleMuted(muted(), seat.seat));
               update();
               drawChat();
             },
@@ -298,25 +589,10 @@ export function createPeople(ctx) {
     );
   }
 
-  function requestRow(request, room) {
-    const name = room.seats.find((s) => s.seat === request.seat)?.name || `Seat ${request.seat + 1}`;
-    const me = mySeat();
-    const canAnswer = me !== null && me !== request.seat;
-    return h(
-      "li",
-      { class: "seat-request" },
-      h("span", {}, `Someone asks for ${name}'s seat.`),
-      canAnswer
-        ? h(
-            "span",
-            { class: "people-buttons" },
-            h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(request, true) }, "Approve"),
-            h("button", { class: "button button-small", type: "button", onclick: () => answer(request, false) }, "Refuse"),
-          )
-        : me === request.seat
-          ? h("span", { class: "muted small" }, " If it is not you on another device, ask the others to refuse.")
-          : null,
-    );
+  // A request for another player's seat, as the table sees it (one this page may answer is
+  // asked at the top of the page instead).
+  function requestRow(request) {
+    return h("li", { class: `seat-request is-${request.status || "pending"}`, "data-request": request.id }, requestWords(request, seatNameOf, mySeat()));
   }
 
   function update() {
@@ -335,20 +611,42 @@ export function createPeople(ctx) {
       state?.to_act,
       me,
       muted(),
-      Boolean(asking),
     ]);
     if (list.dataset.key !== key) {
       list.dataset.key = key;
       fill(list, room.seats.map((s) => seatRow(s, room, state)));
     }
     // A request nobody answered lapses at `expires` (the room body is not sent again for that).
-    const requests = (room.seat_requests || []).filter((r) => !r.expires || Date.parse(r.expires) > Date.now());
-    $("seat-requests").hidden = requests.length === 0;
-    fill($("seat-requests"), requests.map((r) => requestRow(r, room)));
-    $("asking-note").hidden = !asking;
-    if (asking) $("asking-note").textContent = `You asked for ${asking.name}'s seat; waiting for a player to approve…`;
+    // The holder's own seat is asked about at the top of the page; the asker's own request is
+    // followed in the way-back banner.
+    const open = openRequests(room, now);
+    const heldList = heldHere();
+    const held = heldList.map((s) => s.seat);
+    const atTop = new Set(toAnswer(room, heldList).map((r) => r.id));
+    const others = open.filter((r) => !held.includes(r.seat) && !atTop.has(r.id) && r.id !== asking?.request_id);
+    const listKey = JSON.stringify([me, held, others]);
+    if ($("seat-requests").dataset.key !== listKey) {
+      $("seat-requests").dataset.key = listKey;
+      $("seat-requests").hidden = others.length === 0;
+      fill($("seat-requests"), others.map((r) => requestRow(r)));
+    }
+    drawSeatAlert(room);
+    if (asking) {
+      const listed = listedRequest();
+      if (listed) asked(listed.status || "pending", listed);
+      else if (room.seat_requests && asking.seen) {
+        // It left the room's list: answered or lapsed; ask now rather than at the next poll.
+        remember({ ...asking, seen: false });
+        poll();
+      }
+      if (listed && asking && !asking.seen) remember({ ...asking, seen: true });
+    }
+    drawWayBack();
+    drawPickAgain();
     $("people-clock").textContent = room.clock ? `Clock: ${clockWords(room.clock)} a move` : "";
     $("seat-menu-button").hidden = !ctx.seat();
+    // The seat-link chip belongs to a seat held here; a page that lost its seat drops it.
+    if (!ctx.seat()) $("seat-keep").hidden = true;
     updateClockChoice(room);
     updateChatForm(room);
     placeChat(room);
@@ -393,11 +691,25 @@ export function createPeople(ctx) {
   }
 
   let ticks = 0;
+  let lastTick = Date.now();
   function tick() {
     const now = Date.now();
     // "gone 3 min" and what the others may do change with time alone.
     ticks += 1;
     if (ticks % 5 === 0) update();
+    // Who may answer a request changes once its seat's player has been gone long enough (the
+    // room's "gone" time, or a day in a room of two): the server is asked again at that moment.
+    const room = ctx.room();
+    if (room && mySeat() !== null) {
+      const crossings = openRequests(room, now).flatMap((request) => {
+        const seat = room.seats.find((s) => s.seat === request.seat);
+        if (!seat?.away_since || seat.connected) return [];
+        const since = Date.parse(seat.away_since);
+        return [since + (room.gone_after ?? 120) * 1000, since + 86_400_000];
+      });
+      if (crossings.some((at) => at + 500 > lastTick && at + 500 <= now)) ctx.refreshRoom();
+    }
+    lastTick = now;
     for (const node of document.querySelectorAll(".countdown[data-deadline]")) {
       const left = Date.parse(node.dataset.deadline) - now;
       node.textContent = left > 0 ? countdownWords(left) : "time's up";
@@ -409,11 +721,11 @@ export function createPeople(ctx) {
   // -------------------------------------------------------------------------
   // Chat
 
-  // Seat requests, the "you asked" note and errors live with whichever seat list is on
+  // Seat requests and errors live with whichever seat list is on
   // screen: the waiting room's before the start, the table's people panel after it.
   function placeRequests(room) {
     const list = room.status === "waiting" ? $("seat-list") : $("people-list");
-    const nodes = ["seat-requests", "asking-note", "people-error"].map($);
+    const nodes = ["seat-requests", "people-error", "pick-again"].map($);
     if (nodes[0].previousElementSibling !== list) list.after(...nodes);
   }
 
@@ -435,23 +747,49 @@ export function createPeople(ctx) {
     $("chat-spectators").checked = Boolean(room.chat_spectators);
   }
 
+  function muteSpectator(name) {
+    setMuted(toggleMuted(muted(), name));
+    drawChat();
+  }
+
+  function chatLine(m) {
+    if (isSeatLine(m)) {
+      // The table's own line: no author, nothing to mute.
+      return h("li", { class: "chat-message is-table" }, h("span", { class: "chat-text" }, m.text));
+    }
+    const mine = m.seat !== null && m.seat !== undefined ? m.seat === mySeat() : myNames.has(m.name);
+    const key = muteKey(m);
+    const spectator = typeof key === "string";
+    return h(
+      "li",
+      { class: `chat-message${mine ? " is-mine" : ""}${spectator ? " is-spectator" : ""}` },
+      h("b", { class: "chat-name" }, m.name),
+      " ",
+      h("span", { class: "chat-text" }, m.text),
+      spectator && !mine
+        ? h("button", { class: "link-button mute-button chat-mute", type: "button", "aria-label": `Mute ${m.name}`, onclick: () => muteSpectator(key) }, "Mute")
+        : null,
+    );
+  }
+
   function drawChat() {
     const log = $("chat-log");
     const shown = visibleMessages(messages, muted());
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    fill(log, shown.map(chatLine));
+    $("chat-empty").hidden = shown.length > 0;
+    $("chat-empty").textContent = messages.length ? "Only muted people wrote so far." : "No messages yet. Say hello!";
+    // Spectators muted here, each with a way to hear them again (players unmute from their row).
+    const silenced = muted().filter((key) => typeof key === "string");
+    const list = $("chat-muted");
+    list.hidden = silenced.length === 0;
     fill(
-      log,
-      shown.map((m) =>
-        h(
-          "li",
-          { class: `chat-message${m.seat !== null && m.seat === mySeat() ? " is-mine" : ""}` },
-          h("b", { class: "chat-name" }, m.name),
-          " ",
-          h("span", { class: "chat-text" }, m.text),
-        ),
+      list,
+      silenced.length ? h("span", { class: "muted" }, "Muted: ") : null,
+      silenced.map((name) =>
+        h("span", { class: "chat-muted-name" }, name, " ", h("button", { class: "link-button", type: "button", "aria-label": `Unmute ${name}`, onclick: () => muteSpectator(name) }, "Unmute")),
       ),
     );
-    $("chat-empty").hidden = shown.length > 0;
     if (atBottom) log.scrollTop = log.scrollHeight;
     ctx.chatShown();
   }
@@ -466,7 +804,7 @@ export function createPeople(ctx) {
     const fresh = !messages.some((m) => m.id === message.id);
     messages = addMessage(messages, message);
     drawChat();
-    if (fresh && message.seat !== mySeat() && !muted().includes(message.seat)) {
+    if (fresh && !isSeatLine(message) && message.seat !== mySeat() && !muted().includes(muteKey(message))) {
       const chatLog = $("chat-log");
       chatLog.dataset.unread = "yes";
     }
@@ -493,6 +831,7 @@ export function createPeople(ctx) {
     $("chat-send").disabled = true;
     try {
       const message = await api("POST", `/api/rooms/${roomId}/chat`, { body, token: token() });
+      if (mySeat() === null && message.name) myNames.add(message.name);
       chat(message);
       input.value = "";
       say($("chat-error"), null);
@@ -574,6 +913,8 @@ export function createPeople(ctx) {
     $("seat-keep-close").addEventListener("click", () => {
       $("seat-keep").hidden = true;
     });
+    $("seat-keep-chip").addEventListener("click", () => openSeatKeep($("seat-keep-body").hidden));
+    $("pick-again-button").addEventListener("click", pickAgain);
     $("clock-choice").addEventListener("change", clockChosen);
     $("chat-form").addEventListener("submit", send);
     $("chat-spectators").addEventListener("change", spectatorsChanged);
@@ -583,5 +924,5 @@ export function createPeople(ctx) {
     if (asking) poll();
   }
 
-  return { start, adoptSeatLink, showSeatKeep, update, chat, turn, loadChat, claimButton, shownMessages };
+  return { start, adoptSeatLink, seatRefused, showSeatKeep, update, chat, turn, loadChat, shownMessages };
 }

@@ -222,14 +222,7 @@ function startLive() {
     showConnection(status, detail);
     // Seats or status may have changed while the socket was down.
     if (status === "open") refreshRoom();
-    if (status === "rejected" && page.seat) {
-      // The server no longer knows this token (database reset, or a different server).
-      seats.forget(roomId);
-      page.seat = null;
-      page.joinReason = "This browser's seat is not recognised by the server any more. Join again, or watch.";
-      startLive();
-      showJoin();
-    }
+    if (status === "rejected" && page.seat && connection === page.connection) seatLost(page.seat);
   });
   const ownSeat = page.seat?.seat ?? null;
   connection.on("state", (state, previous) => onSeatState(ownSeat, state, previous));
@@ -239,6 +232,32 @@ function startLive() {
   if (page.seat) page.device.conns.set(page.seat.seat, connection);
   for (const local of heldSeats(page.seat).slice(1)) openLocal(local);
   render();
+}
+
+/**
+ * The socket refused this browser's seat (closed with 1008): the seat moved to another device,
+ * its player left or was removed, or the server does not know the token. The page forgets the
+ * seat, watches, and shows why with the way back (people.js asks the server's seat check).
+ */
+let seatRetried = false;
+async function seatLost(dead) {
+  // The socket was closed to revoke the seat, not lost: no "Reconnecting…"/"Back online" banner,
+  // the way-back box says what happened.
+  $("conn-banner").hidden = true;
+  seats.forget(roomId);
+  page.seat = null;
+  page.joinReason = null;
+  startLive();
+  const why = await page.people.seatRefused(dead.token, { stored: true });
+  if (why === "valid" && !seatRetried && !page.seat) {
+    // The server says the token works after all (it was refused in passing): try it once more.
+    seatRetried = true;
+    seats.save(roomId, dead);
+    page.seat = seats.get(roomId);
+    startLive();
+    return;
+  }
+  if (page.room?.status === "waiting" && freeSeatCount() > 0 && !page.seat) showJoin();
 }
 
 // ---------------------------------------------------------------------------
@@ -524,7 +543,6 @@ function renderWaiting() {
           { class: `presence ${s.bot ? "is-bot" : s.connected ? "is-on" : "is-off"}` },
           s.bot ? "bot" : s.connected ? "here" : "away",
         ),
-        page.people.claimButton(s, room),
       ),
     ),
     max > room.seats.length

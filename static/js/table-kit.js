@@ -68,14 +68,20 @@ export function movesAnnouncement(said, { myTurn = false, next = null } = {}) {
 }
 
 /** Log lines ({text, kind, seq}, oldest first) with the table chat's messages ({name, text,
- * after}, oldest first) each put right after the event it followed. A message written before
+ * after, kind}, oldest first) each put right after the event it followed; a message of kind
+ * "seat" is the table's own line and keeps no author. A message written before
  * the log's first line (whose events the log no longer holds) or in the waiting room is left
  * to the chat panel, and so is every message when a line has no seq to place it by. */
 export function withChat(lines, messages = []) {
   const placed = messages.filter((m) => Number.isInteger(m.after));
   if (!placed.length || lines.some((line) => !Number.isInteger(line.seq))) return lines;
   const first = lines.length ? lines[0].seq : 1;
-  const said = (m) => ({ text: m.text, who: m.name, kind: "chat", seq: m.after });
+  // `said`: the line came from the chat. The table's own lines ("Ann's seat moved to another
+  // device") have no author.
+  const said = (m) =>
+    m.kind === "seat"
+      ? { text: m.text, kind: "seat", seq: m.after, said: true }
+      : { text: m.text, who: m.name, kind: "chat", seq: m.after, said: true };
   const out = placed.filter((m) => m.after < first && m.after >= first - 1).map(said);
   lines.forEach((line, i) => {
     out.push(line);
@@ -86,7 +92,7 @@ export function withChat(lines, messages = []) {
 }
 
 /** Log lines ({text, kind, seq, who?}, oldest first) as list entries newest first; an event's
- * line newer than `seenSeq` is marked new (a chat line never is: the chat says it). */
+ * line newer than `seenSeq` is marked new (a line from the chat never is: the chat says it). */
 export function logEntries(lines, seenSeq) {
   return lines
     .slice()
@@ -95,7 +101,7 @@ export function logEntries(lines, seenSeq) {
       text: line.text,
       who: line.who ?? null,
       kind: line.kind || "",
-      isNew: !line.who && seenSeq !== null && seenSeq !== undefined && line.seq > seenSeq,
+      isNew: !line.who && !line.said && seenSeq !== null && seenSeq !== undefined && line.seq > seenSeq,
     }));
 }
 

@@ -66,7 +66,11 @@ def postgres_url(postgres_admin: psycopg.Connection[Any]) -> Iterator[str]:
 @pytest.fixture
 def redis_url() -> str:
     try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
+        shared = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        shared.ping()
+        # This Redis has been up longer than any test: every process has shared its presence since
+        # it started (a fresh Redis makes presence unknown for a heartbeat; test_seat_consent_processes).
+        shared.set("motable:presence:since", 0, nx=True)
     except redis.RedisError as error:
         _service_missing("Redis", error)
     return REDIS_URL
@@ -93,9 +97,16 @@ def tiny() -> Iterator[str]:
     registry.unregister("tiny")
 
 
+# Lifted for the shared fixture: every request of a test comes from the one test client's address,
+# and many tests make more rooms and bots than an address may per hour, or play whole matches over
+# HTTP faster than an address may send (a seat's token no longer gives it an allowance of its own).
+# The limits themselves are tested in test_ratelimit.py and test_limits.py.
+NO_LIMITS: dict[str, Any] = {"rooms_per_hour": 0, "bots_per_hour": 0, "rate_per_second": 0}
+
+
 @pytest.fixture
 def client(database_url: str, tiny: str) -> Iterator[TestClient]:
-    app = create_app(Settings(database_url=database_url, bot_delay=0))
+    app = create_app(Settings(database_url=database_url, bot_delay=0, **NO_LIMITS))
     with TestClient(app) as test_client:
         yield test_client
 

@@ -43,8 +43,9 @@ def contract_answer(ctx: Any, response: Any, case: Any) -> None:
         raise AssertionError(f"{status} with code {code!r}: not a contract answer")
 
 
-# Rooms the test made before the run (a waiting one, one in play), with their seats' tokens: most
-# generated cases get a real room id, and many a real token, so they reach past "no such room".
+# Rooms the test made before the run (a waiting one, one in play with pending seat requests), with
+# their seats' tokens and request ids: most generated cases get a real room id, many a real token,
+# and a request id of that room, so they reach past "no such room" and "no such seat request".
 _ROOMS: list[dict[str, Any]] = json.loads(os.environ.get("MOTABLE_ST_ROOMS", "[]"))
 _RANDOM = random.Random(14)
 
@@ -54,8 +55,14 @@ def map_case(context: Any, case: Any) -> Any:
     if not _ROOMS or not case.path_parameters or "room_id" not in case.path_parameters:
         return case
     if _RANDOM.random() < 0.8:
-        room = _RANDOM.choice(_ROOMS)
+        wants_request = "request_id" in case.path_parameters
+        rooms = [room for room in _ROOMS if room["requests"]] if wants_request else _ROOMS
+        room = _RANDOM.choice(rooms or _ROOMS)
         case.path_parameters["room_id"] = room["room_id"]
+        if wants_request and room["requests"] and _RANDOM.random() < 0.9:
+            case.path_parameters["request_id"] = _RANDOM.choice(room["requests"])
+        if "seat" in case.path_parameters and _RANDOM.random() < 0.5:
+            case.path_parameters["seat"] = _RANDOM.randrange(3)  # Ann's, Bo's, or nobody's
         if _RANDOM.random() < 0.6:
             case.headers = {
                 **(case.headers or {}),

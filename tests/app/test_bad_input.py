@@ -83,3 +83,21 @@ def test_deeply_nested_socket_frame_keeps_the_socket(client: TestClient) -> None
         ws.send_json({"type": "action", "id": "y", "action": {"type": "noop"}})
         third = reply()
         assert third["id"] == "y" and third["error"]["code"] == "not_started", "the socket still plays"  # type: ignore[index]
+
+
+def test_unpaired_surrogate_escapes_are_invalid_request_but_pairs_are_text(client: TestClient) -> None:
+    headers = {"content-type": "application/json"}
+    for escape in ("\\ud800", "\\udfff", "\\ud83d x", "x \\ude00"):
+        body = f'{{"game": "tiny", "name": "Ann {escape}"}}'.encode()
+        answer = client.post("/api/rooms", content=body, headers=headers)
+        invalid(answer)
+        assert "surrogate" in answer.json()["error"]["message"]
+    # An escaped pair is one character (here U+1F600), as JSON means it: taken as text.
+    room = client.post("/api/rooms", content=b'{"game": "tiny", "name": "Ann"}', headers=headers).json()
+    said = client.post(
+        f"/api/rooms/{room['room_id']}/chat",
+        content=b'{"text": "hi \\ud83d\\ude00"}',
+        headers={**headers, **auth(room["token"])},
+    )
+    assert said.status_code == 201, said.text
+    assert "\U0001f600" in str(client.get(f"/api/rooms/{room['room_id']}/chat").json())

@@ -50,47 +50,216 @@ def test_seat_link_holds_the_seat(client: TestClient) -> None:
     assert client.get(f"/api/rooms/{room_id}/seat-link", headers=auth("nope")).status_code == 401
 
 
-def test_a_seat_request_approved_by_the_host_replaces_the_token(client: TestClient) -> None:
-    room_id, (ann, bo) = room_with(client)
-    asked = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1})
-    assert asked.status_code == 201
-    request_id, new_token = asked.json()["request_id"], asked.json()["token"]
-    # Until approved the new token holds nothing; the room shows the request to everyone.
+def ask(client: TestClient, room_id: str, seat: int) -> dict[str, Any]:
+    asked = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": seat})
+    assert asked.status_code == 201, asked.text
+    body: dict[str, Any] = asked.json()
+    return body
+
+
+def answer(client: TestClient, room_id: str, request_id: str, token: str, verb: str = "approve") -> Any:
+    return client.post(f"/api/rooms/{room_id}/seat-requests/{request_id}/{verb}", headers=auth(token))
+
+
+def lines(client: TestClient, room_id: str) -> list[str]:
+    """The table's own lines in its log (chat messages of kind "seat")."""
+    messages = client.get(f"/api/rooms/{room_id}/chat").json()["messages"]
+    return [m["text"] for m in messages if m["kind"] == "seat"]
+
+
+def gone(client: TestClient, room_id: str, seat: int, seconds: float) -> None:
+    """Make the seat's player look gone this long (their last socket closed that long ago)."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.models import Seat
+
+    services = client.app.state.runtime.services  # type: ignore[attr-defined]
+    with services.db.transaction() as session:
+        session.execute(
+            update(Seat)
+            .where(Seat.room_id == room_id, Seat.seat == seat)
+            .values(last_seen=people.utcnow() - timedelta(seconds=seconds))
+        )
+
+
+def test_a_present_holder_alone_moves_their_seat(client: TestClient) -> None:
+    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    asked = ask(client, room_id, 1)
+    request_id, new_token = asked["request_id"], asked["token"]
+    # Until approved the new token holds nothing; the room shows the request, answerable by Bo only.
     assert client.get(f"/api/rooms/{room_id}/state", headers=auth(new_token)).status_code == 401
-    room = client.get(f"/api/rooms/{room_id}").json()
-    assert [r["seat"] for r in room["seat_requests"]] == [1]
-    # The asker cannot approve for themselves; with the host away, Bo (the old holder) may not either.
-    assert code(
-        client.post(f"/api/rooms/{room_id}/seat-requests/{request_id}/approve", headers=auth(bo))
-    ) == ("forbidden")
-    approved = client.post(f"/api/rooms/{room_id}/seat-requests/{request_id}/approve", headers=auth(ann))
+    listed = client.get(f"/api/rooms/{room_id}").json()["seat_requests"]
+    assert [(r["seat"], r["status"], r["answerable_by"]) for r in listed] == [(1, "pending", [1])]
+    # Bo is at the table (seen just now): neither the host nor anyone else answers for him.
+    for other in (ann, cy):
+        for verb in ("approve", "refuse"):
+            refused = answer(client, room_id, request_id, other, verb)
+            assert code(refused) == "forbidden" and "only Bo" in refused.json()["error"]["message"]
+    assert code(answer(client, room_id, request_id, new_token)) == "unauthorized"
+    # Bo approves from his old device: the seat moves at once, the old token stops working.
+    approved = answer(client, room_id, request_id, bo)
     assert approved.status_code == 200 and approved.json()["status"] == "approved"
     assert client.get(f"/api/rooms/{room_id}/state", headers=auth(new_token)).json()["seat"] == 1
     assert code(client.get(f"/api/rooms/{room_id}/state", headers=auth(bo))) == "unauthorized"
     assert client.get(f"/api/rooms/{room_id}/seat-requests/{request_id}").json()["status"] == "approved"
     assert client.get(f"/api/rooms/{room_id}").json()["seat_requests"] == []
+    assert lines(client, room_id) == ["Bo's seat moved to another device, approved by Bo"]
+    # The dead link says what became of it; the new one is the seat.
+    check = client.get(f"/api/rooms/{room_id}/seat-check", headers=auth(bo)).json()
+    assert check["status"] == "moved" and check["seat"] == 1 and check["name"] == "Bo" and check["by"] is None
+    assert client.get(f"/api/rooms/{room_id}/seat-check", headers=auth(new_token)).json() == {
+        "status": "valid",
+        "seat": 1,
+    }
+    assert client.get(f"/api/rooms/{room_id}/seat-check", headers=auth("garbled")).json() == {
+        "status": "unknown"
+    }
+    assert code(client.get(f"/api/rooms/{room_id}/seat-check")) == "unauthorized"
     # Answered once only.
-    again = client.post(f"/api/rooms/{room_id}/seat-requests/{request_id}/refuse", headers=auth(ann))
-    assert code(again) == "invalid_request"
+    assert code(answer(client, room_id, request_id, new_token, "refuse")) == "invalid_request"
 
 
-def test_others_answer_when_the_host_is_away_or_asks(client: TestClient) -> None:
+def test_the_hosts_seat_is_never_taken_while_the_host_is_here(client: TestClient) -> None:
     room_id, (ann, bo, cy) = room_with(client, humans=3)
-    asked = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 0}).json()
-    # The host's own seat: another player answers (the host is not connected in this test anyway).
-    refused = client.post(
-        f"/api/rooms/{room_id}/seat-requests/{asked['request_id']}/refuse", headers=auth(cy)
-    )
-    assert refused.json()["status"] == "refused"
+    asked = ask(client, room_id, 0)
+    # The way issue 18 found: another seated player approves the host's seat. Refused now.
+    for other in (bo, cy):
+        assert code(answer(client, room_id, asked["request_id"], other)) == "forbidden"
     assert client.get(f"/api/rooms/{room_id}/state", headers=auth(asked["token"])).status_code == 401
-    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(ann)).status_code == 200
-    # The host is here (a socket open): only the host answers a request for Cy's seat.
-    asked = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 2}).json()
-    with client.websocket_connect(f"/ws/rooms/{room_id}?token={ann}") as socket:
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(ann)).json()["seat"] == 0
+    # Even with her socket closed long ago, the host is not gone while she plays over HTTP.
+    gone(client, room_id, 0, 3600)
+    card = client.get(f"/api/rooms/{room_id}/state", headers=auth(ann)).json()["legal_actions"][0]
+    assert (
+        client.post(f"/api/rooms/{room_id}/actions", json={"action": card}, headers=auth(ann)).status_code
+        == 200
+    )
+    assert code(answer(client, room_id, asked["request_id"], bo)) == "forbidden"
+    refused = answer(client, room_id, asked["request_id"], ann, "refuse")
+    assert refused.json()["status"] == "refused"
+    assert lines(client, room_id) == ["Ann refused to move their seat to another device"]
+
+
+def test_a_gone_holders_seat_moves_after_the_refusal_window(client: TestClient) -> None:
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.models import SeatRequest
+
+    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    gone(client, room_id, 1, people.GONE_AFTER + 60)
+    # Bo is gone: the host answers (Cy may not), and her approval waits out the refusal window.
+    asked = ask(client, room_id, 1)
+    listed = client.get(f"/api/rooms/{room_id}").json()["seat_requests"]
+    assert listed[0]["answerable_by"] == [0, 1]
+    assert code(answer(client, room_id, asked["request_id"], cy)) == "forbidden"
+    waiting = answer(client, room_id, asked["request_id"], ann).json()
+    assert waiting["status"] == "waiting" and "effective_at" in waiting
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(bo)).json()["seat"] == 1
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(asked["token"])).status_code == 401
+    assert (
+        client.get(f"/api/rooms/{room_id}/seat-check", headers=auth(asked["token"])).json()["status"]
+        == "asking"
+    )
+    # Bo refuses with his token: nothing moves.
+    assert answer(client, room_id, asked["request_id"], bo, "refuse").json()["status"] == "refused"
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(bo)).json()["seat"] == 1
+
+    # Again; this time Bo comes back (opens a socket) during the window: the move lapses.
+    again = ask(client, room_id, 1)
+    assert answer(client, room_id, again["request_id"], ann).json()["status"] == "waiting"
+    with client.websocket_connect(f"/ws/rooms/{room_id}?token={bo}") as socket:
         socket.receive_json()
-        approve = f"/api/rooms/{room_id}/seat-requests/{asked['request_id']}/approve"
-        assert code(client.post(approve, headers=auth(bo))) == "forbidden"
-        assert client.post(approve, headers=auth(ann)).json()["status"] == "approved"
+        wait_for(
+            lambda: (
+                client.get(f"/api/rooms/{room_id}/seat-requests/{again['request_id']}").json()["status"]
+                == "expired"
+            )
+        )
+    assert "Bo is back: their seat stays on their device" in lines(client, room_id)
+
+    # Once more, and nobody objects: the window ends and the seat moves.
+    gone(client, room_id, 1, people.GONE_AFTER + 60)
+    third = ask(client, room_id, 1)
+    assert answer(client, room_id, third["request_id"], ann).json()["status"] == "waiting"
+    services = client.app.state.runtime.services  # type: ignore[attr-defined]
+    with services.db.transaction() as session:
+        session.execute(
+            update(SeatRequest)
+            .where(SeatRequest.id == third["request_id"])
+            .values(effective_at=people.utcnow() - timedelta(seconds=1))
+        )
+    wait_for(
+        lambda: (
+            client.get(f"/api/rooms/{room_id}/seat-requests/{third['request_id']}").json()["status"]
+            == "approved"
+        )
+    )
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(third["token"])).json()["seat"] == 1
+    assert code(client.get(f"/api/rooms/{room_id}/state", headers=auth(bo))) == "unauthorized"
+    check = client.get(f"/api/rooms/{room_id}/seat-check", headers=auth(bo)).json()
+    assert check["status"] == "moved" and check["by"] == "Ann"
+    assert (
+        lines(client, room_id)[-1] == "Bo's seat moved to another device, approved by Ann while Bo was gone"
+    )
+
+
+def test_a_gone_hosts_seat_needs_a_majority_of_those_here(client: TestClient) -> None:
+    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    gone(client, room_id, 0, people.GONE_AFTER + 60)
+    asked = ask(client, room_id, 0)
+    # Bo and Cy are here: both must approve (a majority of two), then the window runs.
+    first = answer(client, room_id, asked["request_id"], bo).json()
+    assert first["status"] == "pending"
+    assert code(answer(client, room_id, asked["request_id"], bo)) == "invalid_request"
+    assert client.get(f"/api/rooms/{room_id}").json()["seat_requests"][0]["approvals"] == [1]
+    assert answer(client, room_id, asked["request_id"], cy).json()["status"] == "waiting"
+    assert "Bo, Cy approved moving Ann's seat" in lines(client, room_id)[-1]
+    # A gone approver does not count: with Cy gone too, Bo alone is the majority of those here.
+    assert answer(client, room_id, asked["request_id"], ann, "refuse").json()["status"] == "refused"
+    gone(client, room_id, 2, people.GONE_AFTER + 60)
+    again = ask(client, room_id, 0)
+    assert code(answer(client, room_id, again["request_id"], cy)) == "forbidden"
+    assert answer(client, room_id, again["request_id"], bo).json()["status"] == "waiting"
+
+
+def test_with_two_at_the_table_the_other_waits_a_day(client: TestClient) -> None:
+    room_id, (ann, _bo) = room_with(client)
+    gone(client, room_id, 1, people.GONE_AFTER + 60)
+    asked = ask(client, room_id, 1)
+    refused = answer(client, room_id, asked["request_id"], ann)
+    assert code(refused) == "forbidden" and "gone a day" in refused.json()["error"]["message"]
+    gone(client, room_id, 1, people.LONE_APPROVER_AFTER + 60)
+    assert answer(client, room_id, asked["request_id"], ann).json()["status"] == "waiting"
+
+
+def test_unknown_presence_refuses_what_needs_someone_gone(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room_id, (ann, bo, _cy) = room_with(client, humans=3)
+    gone(client, room_id, 1, people.GONE_AFTER + 60)
+    presence = client.app.state.runtime.presence  # type: ignore[attr-defined]
+
+    async def unknown(_room_id: str) -> None:
+        return None
+
+    monkeypatch.setattr(presence, "known", unknown)
+    asked = ask(client, room_id, 1)
+    for response in (
+        client.post(f"/api/rooms/{room_id}/seats/1/bot", headers=auth(ann)),
+        client.post(f"/api/rooms/{room_id}/seats/1/remove", headers=auth(ann)),
+        answer(client, room_id, asked["request_id"], ann),
+    ):
+        assert response.status_code == 503 and code(response) == "unavailable"
+        assert int(response.headers["retry-after"]) > 0
+        assert "who is at the table" in response.json()["error"]["message"]
+    room = client.get(f"/api/rooms/{room_id}").json()
+    assert room["seats"][1]["bot"] is False and room["seats"][1]["stand_in"] is False
+    # The holder's own answer needs no presence.
+    assert answer(client, room_id, asked["request_id"], bo, "refuse").json()["status"] == "refused"
 
 
 def test_seat_requests_are_checked_and_rate_limited(client: TestClient) -> None:
@@ -109,16 +278,16 @@ def test_seat_requests_are_checked_and_rate_limited(client: TestClient) -> None:
     assert code(client.post(f"/api/rooms/{room_id}/clock", json={"seconds": 2**40}, headers=auth(ann))) == (
         "invalid_request"
     )
-    # Three asks at once per address and room (the refused one above counted), then one per 20 s.
+    # Two open requests per asking address and room, then wait for an answer.
     answers = [client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1}) for _ in range(4)]
     assert [a.status_code for a in answers] == [201, 201, 429, 429]
-    assert code(answers[2]) == "rate_limited"
+    assert code(answers[2]) == "rate_limited" and "retry-after" in answers[2].headers
     assert len(client.get(f"/api/rooms/{room_id}").json()["seat_requests"]) == 2
     bad = client.post(f"/api/rooms/{room_id}/seat-requests/nope/approve", headers=auth(ann))
     assert code(bad) == "not_found"
 
 
-def test_an_unanswered_seat_request_lapses_and_frees_its_place(client: TestClient) -> None:
+def test_a_refused_or_lapsed_request_frees_its_place_at_once(client: TestClient) -> None:
     from datetime import timedelta
 
     from sqlalchemy import update
@@ -126,36 +295,34 @@ def test_an_unanswered_seat_request_lapses_and_frees_its_place(client: TestClien
     from app.models import SeatRequest
     from app.ratelimit import Buckets
 
-    room_id, (ann, _bo) = room_with(client)
-    # Many askers (the per-address limit is another test's): they fill the room's five places.
+    room_id, (ann, bo) = room_with(client)
     client.app.state.runtime.master.people.asking = Buckets(1000, 1000)  # type: ignore[attr-defined]
-    asked = [client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1}).json() for _ in range(5)]
-    full = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1})
-    assert code(full) == "rate_limited"
+    asked = [ask(client, room_id, 1) for _ in range(2)]
+    assert code(client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1})) == "rate_limited"
+    # Bo refuses one: its place is free at once.
+    assert answer(client, room_id, asked[1]["request_id"], bo, "refuse").json()["status"] == "refused"
+    replacement = ask(client, room_id, 1)
     first = asked[0]["request_id"]
-    status = client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()
-    assert status["status"] == "pending"
+    assert client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()["status"] == "pending"
     # Nobody answers for longer than a request lives.
     long_ago = people.utcnow() - timedelta(seconds=people.REQUEST_LIFETIME + 1)
     services = client.app.state.runtime.services  # type: ignore[attr-defined]
     with services.db.transaction() as session:
         session.execute(update(SeatRequest).where(SeatRequest.room_id == room_id).values(created_at=long_ago))
-    status = client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()
-    assert status["status"] == "expired"
+    assert client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()["status"] == "expired"
     assert client.get(f"/api/rooms/{room_id}").json()["seat_requests"] == []
-    late = client.post(f"/api/rooms/{room_id}/seat-requests/{first}/approve", headers=auth(ann))
+    late = answer(client, room_id, first, bo)
     assert code(late) == "invalid_request" and "lapsed" in late.json()["error"]["message"]
-    # The seat's old token still holds it; the asker may ask again, and this time the host answers.
-    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(_bo)).json()["seat"] == 1
-    again = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1})
-    assert again.status_code == 201
+    assert code(answer(client, room_id, replacement["request_id"], bo)) == "invalid_request"
+    # The seat's old token still holds it; the asker may ask again, and this time Bo answers.
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(bo)).json()["seat"] == 1
+    again = ask(client, room_id, 1)
     pending = client.get(f"/api/rooms/{room_id}").json()["seat_requests"]
-    assert [r["id"] for r in pending] == [again.json()["request_id"]]
-    approved = client.post(
-        f"/api/rooms/{room_id}/seat-requests/{again.json()['request_id']}/approve", headers=auth(ann)
-    )
+    assert [r["id"] for r in pending] == [again["request_id"]]
+    approved = answer(client, room_id, again["request_id"], bo)
     assert approved.status_code == 200, approved.text
     assert client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()["status"] == "expired"
+    assert client.get(f"/api/rooms/{room_id}/state", headers=auth(ann)).json()["seat"] == 0
 
 
 def test_clock_is_set_by_the_host_before_the_start(client: TestClient) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from sqlalchemy import func, select, update
 from starlette.testclient import TestClient
 
@@ -147,7 +148,7 @@ def test_finished_matches_are_archived_and_still_verify(
     assert main(["verify", room_id]) == 0, capsys.readouterr().out
 
 
-def create_test_app(url: str) -> object:
+def create_test_app(url: str) -> FastAPI:
     from app.main import create_app
 
     return create_app(Settings(database_url=url, bot_delay=0))
@@ -157,7 +158,7 @@ def test_prune_command(
     sqlite_url: str, tiny: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     upgrade(sqlite_url)
-    with TestClient(create_test_app(sqlite_url)) as client:  # type: ignore[arg-type]
+    with TestClient(create_test_app(sqlite_url)) as client:
         made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
         age(client.app.state.runtime.db, made["room_id"], 2 * DAY)  # type: ignore[attr-defined]
     monkeypatch.setenv("DATABASE_URL", sqlite_url)
@@ -203,3 +204,37 @@ def test_zero_hours_keep_for_ever(client: TestClient, db: Database) -> None:
     assert prune(db, keep).waiting_rooms == 0
     assert made["room_id"] in rooms(db)
     assert utcnow()  # the clock the policy measures against
+
+
+def bots_alone(db: Database, room_id: str) -> None:
+    """Every person at the table left: each seat is a bot's."""
+    with db.transaction() as session:
+        session.execute(update(Seat).where(Seat.room_id == room_id).values(bot=True, token_hash=None))
+
+
+def test_matches_of_bots_alone_are_pruned_soon(client: TestClient, db: Database) -> None:
+    people, _tokens = started_room(client)
+    playing, _tokens = started_room(client)
+    finished = finished_match(client)
+    bots_alone(db, playing)
+    bots_alone(db, finished)
+    settings = Settings(database_url=db.url, all_bot_room_hours=1)
+    assert prune(db, settings).all_bot_matches == 0, "bots alone may play on within the hour"
+
+    for room_id in (people, playing, finished):
+        age(db, room_id, timedelta(hours=2))
+    assert prune(db, settings, dry_run=True).room_ids == [], "a dry run deletes nothing"
+    done = prune(db, settings)
+    assert done.all_bot_matches == 2
+    assert sorted(done.room_ids) == sorted([playing, finished])
+    assert "room_ids" not in done.as_dict() and "all bot matches: 2" in str(done)
+    assert rooms(db) == {people}, "people who stopped moving two hours ago are kept (abandoned: 90 days)"
+
+
+def test_a_person_playing_with_bots_is_not_pruned_as_bots_alone(client: TestClient, db: Database) -> None:
+    room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    client.post(f"/api/rooms/{room['room_id']}/bots", headers=auth(room["token"]))
+    assert client.post(f"/api/rooms/{room['room_id']}/start", headers=auth(room["token"])).status_code == 200
+    age(db, room["room_id"], timedelta(hours=5))
+    assert prune(db, Settings(database_url=db.url, all_bot_room_hours=1)).all_bot_matches == 0
+    assert room["room_id"] in rooms(db)

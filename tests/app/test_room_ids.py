@@ -29,13 +29,14 @@ def test_new_ids_have_the_shape_and_never_start_with_a_dash() -> None:
     "bad", ["x" * 2400, "abc", "a" * 13, "ab\x00cdefghijk", "abcdefghijk!", "abcdéfghijkl"]
 )
 def test_room_page_of_an_impossible_id_is_a_friendly_404(client: TestClient, bad: str) -> None:
-    began = time.monotonic()
-    page = client.get(f"/r/{quote(bad)}")
-    assert page.status_code == 404
-    assert "text/html" in page.headers["content-type"]
-    assert "Back to the lobby" in page.text
-    assert "<svg" not in page.text, "no QR code is drawn for it"
-    assert time.monotonic() - began < 1
+    for suffix in ("", "/replay"):  # the room page and its replay page
+        began = time.monotonic()
+        page = client.get(f"/r/{quote(bad)}{suffix}")
+        assert page.status_code == 404
+        assert "text/html" in page.headers["content-type"]
+        assert "This room does not exist" in page.text and "Back to the lobby" in page.text
+        assert "<svg" not in page.text, "no QR code is drawn for it"
+        assert time.monotonic() - began < 1
 
 
 @pytest.mark.parametrize("path", ["", "/state", "/log"])

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -20,7 +21,7 @@ import uvicorn
 from app.config import Settings
 from app.db import upgrade
 from app.main import create_app
-from app.serving import uvicorn_options
+from app.serving import AddressShare, trusted_networks, uvicorn_options
 from tests.forwarder import Forwarder
 from tests.servers import ServeProcess, free_port
 from tests.services import service_missing
@@ -319,3 +320,34 @@ def test_an_unexpected_failure_is_logged_with_its_traceback(
     assert answer.status_code == 500 and answer.json()["error"]["code"] == "internal_error"
     failed = [r for r in caplog.records if r.name == "uvicorn.error" and r.exc_info]
     assert failed and "a bug worth a traceback" in str(failed[0].exc_info[1])  # type: ignore[index]
+
+
+class FakeTransport:
+    def __init__(self) -> None:
+        self.closing = False
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+def test_an_address_share_counts_each_open_connection_until_it_closes() -> None:
+    share = AddressShare(2, trusted_networks("10.0.0.0/8, 127.0.0.1"))
+    assert share.counts("198.51.100.7") and share.counts("::ffff:198.51.100.7")
+    assert not share.counts("10.1.2.3") and not share.counts("::ffff:127.0.0.1"), "trusted proxies"
+    assert not AddressShare(2, trusted_networks("*")).counts("198.51.100.7")
+    assert not AddressShare(0, []).counts("198.51.100.7"), "0: no share"
+
+    first, second, third = FakeTransport(), FakeTransport(), FakeTransport()
+    admit = cast(Callable[[str, FakeTransport], bool], share.admit)
+    assert admit("198.51.100.7", first) and admit("198.51.100.7", second)
+    assert not admit("198.51.100.7", third), "the address holds its share"
+    assert admit("198.51.100.8", third), "another address still gets in"
+    # A WebSocket's transport passes to another protocol object: it counts until it is closing.
+    first.closing = True
+    assert admit("198.51.100.7", FakeTransport())
+    share.release("198.51.100.7", cast(Any, second))
+    assert admit("198.51.100.7", FakeTransport())
+
+    assert admit("2001:db8::1", FakeTransport()) and admit("2001:db8::2", FakeTransport())
+    assert not admit("2001:db8::3", FakeTransport()), "an IPv6 client is counted by its /64"
+    assert admit("2001:db8:0:1::1", FakeTransport())

@@ -19,7 +19,13 @@ CHROMIUM = os.environ.get("MOTABLE_CHROMIUM", "/usr/bin/chromium")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     folder = tmp_path_factory.mktemp("motable-browser")
     live = ServeProcess(
-        {"DATABASE_URL": f"sqlite:///{folder / 'motable.db'}", "MOTABLE_BOT_DELAY": "0.05"},
+        {
+            "DATABASE_URL": f"sqlite:///{folder / 'motable.db'}",
+            "MOTABLE_BOT_DELAY": "0.05",
+            # One server and one address for the whole session: more rooms and bots than an hour's quota.
+            "MOTABLE_ROOMS_PER_HOUR": "0",
+            "MOTABLE_BOTS_PER_HOUR": "0",
+        },
         folder / "server.log",
     )
     live.start()

@@ -20,13 +20,15 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def people_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    """A server where a player counts as gone after 2 seconds away (the default is 2 minutes)."""
+    """A server where a player counts as gone after 2 seconds away (the default is 2 minutes), and
+    where the holder may refuse a seat approved by others for 4 seconds (the default is 10 minutes)."""
     folder = tmp_path_factory.mktemp("motable-people")
     live = ServeProcess(
         {
             "DATABASE_URL": f"sqlite:///{folder / 'motable.db'}",
             "MOTABLE_BOT_DELAY": "0.3",
             "MOTABLE_GONE_AFTER": "2",
+            "MOTABLE_SEAT_REFUSAL_SECONDS": "4",
         },
         folder / "server.log",
     )
@@ -56,6 +58,9 @@ def test_the_seat_link_opens_the_seat_on_a_phone(
     _ann, bo, _url = ann_and_bo(people_server, new_player)
     keep = bo.locator("#seat-keep")
     expect(keep).to_be_visible()
+    # Folded into one line ("Your seat link") until tapped.
+    expect(keep.locator("#seat-keep-body")).to_be_hidden()
+    bo.click("#seat-keep-chip")
     expect(keep).to_contain_text("Keep this link to play from your phone")
     expect(keep).to_contain_text("Whoever has it plays as you")
     link = keep.locator(".seat-link-url")
@@ -91,55 +96,76 @@ def test_a_lost_seat_is_asked_for_and_approved(
     people_server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
     ann, bo, url = ann_and_bo(people_server, new_player)
+    # A third player (joined from a script): with only two, Ann could approve only after a day.
+    joined = httpx.post(f"{people_server.base_url}/api/rooms/{room_id_of(url)}/join", json={"name": "Cy"})
+    assert joined.is_success, joined.text
+    expect(ann.locator("#seat-list .seat-item:not(.is-empty)")).to_have_count(3)
     ann.click("#start-button")
     expect(bo.locator("#game-panel")).to_be_visible()
-    # Bo's browser data is gone; on a new device he asks for his seat.
-    bo.context.clear_cookies()
-    bo.evaluate("localStorage.clear()")
+    # Bo's browser is gone for good; on a new device he picks his name above the table.
+    bo.close()
     asker = new_player(375, 800)
     asker.goto(url)
-    expect(asker.locator("#people-list")).to_contain_text("Bo")
-    asker.locator('.people-row[data-seat="1"]').get_by_role("button", name="This is my seat").click()
-    expect(asker.locator("#asking-note")).to_contain_text("waiting for a player to approve")
+    banner = asker.locator("#way-back")
+    expect(banner).to_contain_text("Playing here? Pick your name")
+    banner.get_by_role("button", name="Bo").click()
+    expect(banner).to_contain_text("Asked for Bo's seat: waiting for Bo (or the table) to approve")
     request = ann.locator("#seat-requests")
     expect(request).to_contain_text("Someone asks for Bo's seat")
+    # Once Bo has been gone for the room's "gone" time (2 s here), the host may approve: her page
+    # asks her at the top.
+    alert = ann.locator("#seat-alert")
+    approve = alert.get_by_role("button", name="Approve")
+    expect(approve).to_be_visible(timeout=10_000)
     ann.set_viewport_size({"width": 375, "height": 800})
     shoot(ann, "people-seat-request")
     ann.set_viewport_size({"width": 1280, "height": 900})
     shoot(ann, "people-seat-request")
-    request.get_by_role("button", name="Approve").click()
+    approve.click()
+    # Approved by someone else than Bo: the seat moves after the refusal window, unless Bo refuses.
+    window = re.compile(r"Approved by Ann: the seat moves to you at \d\d:\d\d unless Bo refuses")
+    expect(banner).to_contain_text(window)
+    expect(alert).to_contain_text("You approved moving Bo's seat to another device")
+    expect(alert.get_by_role("button", name="Refuse")).to_be_visible()
+    shoot(asker, "people-seat-request-waiting-window")
     expect(asker.locator("#room-sub")).to_contain_text("You are Bo", timeout=15_000)
     expect(ann.locator("#seat-requests")).to_be_hidden()
+    expect(alert).to_be_hidden()
+    moved = ann.locator("#game-log li.log-seat", has_text="Bo's seat moved to another device")
+    expect(moved).to_have_count(1)
 
 
 def bo_asks_in_the_waiting_room(
     server: ServeProcess, new_player: Callable[..., Page]
 ) -> tuple[Page, Page, Page, Locator]:
-    """Bo's browser data is gone; before the start, on another device, he watches and says which seat
-    is his. Returns Ann's, Bo's old and the asker's pages, and Bo's row on the asker's page."""
+    """Bo's browser data is gone; before the start, on another device, he watches and picks his
+    name above the table. Returns Ann's, Bo's old and the asker's pages, and the asker's banner."""
     ann, bo, url = ann_and_bo(server, new_player)
     bo.evaluate("localStorage.clear()")
     asker = new_player(375, 800)
     asker.goto(url)
     asker.click("#watch-button")
-    row = asker.locator("#seat-list .seat-item", has_text="Bo")
-    expect(row.get_by_role("button", name="This is my seat")).to_be_visible()
+    banner = asker.locator("#way-back")
+    expect(banner).to_contain_text("Playing here? Pick your name")
     shoot(asker, "people-claim-waiting")
-    row.get_by_role("button", name="This is my seat").click()
-    expect(asker.locator("#waiting-panel #asking-note")).to_contain_text("waiting for a player to approve")
-    return ann, bo, asker, row
+    banner.get_by_role("button", name="Bo").click()
+    expect(banner).to_contain_text("waiting for Bo (or the table) to approve")
+    return ann, bo, asker, banner
 
 
 def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
     people_server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
-    ann, _bo, asker, _row = bo_asks_in_the_waiting_room(people_server, new_player)
-    expect(asker.locator("#seat-list").get_by_role("button", name="This is my seat")).to_have_count(0)
-    # The host answers in the waiting room too.
+    ann, bo, asker, banner = bo_asks_in_the_waiting_room(people_server, new_player)
+    expect(banner.get_by_role("button", name="Bo")).to_have_count(0)
+    # Bo's old page is still open, so Bo alone answers: his page asks him first.
     request = ann.locator("#waiting-panel #seat-requests")
     expect(request).to_contain_text("Someone asks for Bo's seat")
+    expect(request.get_by_role("button")).to_have_count(0)
+    alert = bo.locator("#seat-alert")
+    expect(alert).to_contain_text("Is it you?")
     shoot(ann, "people-seat-request-waiting")
-    request.get_by_role("button", name="Approve").click()
+    alert.get_by_role("button", name="Yes, it's me (approve)").click()
     expect(asker.locator("#room-sub")).to_contain_text("You are Bo", timeout=15_000)
     expect(asker.locator("#seat-list .seat-item.is-you")).to_contain_text("Bo")
     expect(ann.locator("#seat-requests")).to_be_hidden()
@@ -156,12 +182,11 @@ def test_a_seat_request_nobody_answers_lapses(
     )
     server.start()
     try:
-        ann, _bo, asker, row = bo_asks_in_the_waiting_room(server, new_player)
+        ann, _bo, asker, banner = bo_asks_in_the_waiting_room(server, new_player)
         # Nobody answers: the asker is told, and may ask again.
-        expect(asker.locator("#people-error")).to_contain_text(
-            "Nobody answered your request for that seat in time", timeout=15_000
-        )
-        expect(row.get_by_role("button", name="This is my seat")).to_be_visible()
+        expect(banner).to_contain_text("Nobody answered your request for Bo's seat in time", timeout=15_000)
+        banner.get_by_role("button", name="Ask again").click()
+        expect(banner.get_by_role("button", name="Bo")).to_be_visible()
         # Nobody's page goes on showing the lapsed request.
         expect(asker.locator("#seat-requests")).to_be_hidden(timeout=10_000)
         expect(ann.locator("#seat-requests")).to_be_hidden(timeout=10_000)

@@ -120,6 +120,19 @@ describe("turns and words", () => {
     assert.deepEqual(withChat([], chat).map((line) => line.text), ["long ago"]);
     assert.deepEqual(withChat([{ text: "no seq" }], chat), [{ text: "no seq" }]);
   });
+
+  it("shows the table's own lines among the moves without an author", () => {
+    const lines = [
+      { text: "Ann played.", seq: 2 },
+      { text: "Bo played.", seq: 3 },
+    ];
+    const chat = [{ seat: null, name: "", text: "Bo's seat moved to another device", after: 2, kind: "seat" }];
+    const entries = logEntries(withChat(lines, chat), 0);
+    assert.deepEqual(entries.map((e) => e.text), ["Bo played.", "Bo's seat moved to another device", "Ann played."]);
+    // Never news of the table (the chat shows it), never a speech line.
+    assert.deepEqual(entries[1], { text: "Bo's seat moved to another device", who: null, kind: "seat", isNew: false });
+    assert.equal(entries[0].isNew, true);
+  });
 });
 
 describe("seats around the table", () => {
