@@ -18,7 +18,10 @@ from app.main import create_app
 def client(sqlite_url: str) -> Iterator[TestClient]:
     url = sqlalchemy_url(sqlite_url)
     upgrade(url)
-    with TestClient(create_app(Settings(database_url=url, bot_delay=0))) as test_client:
+    # These tests play whole matches from one address as fast as they can: the request limit is
+    # lifted here (tests/app/test_ratelimit.py and test_limits.py test it).
+    settings = Settings(database_url=url, bot_delay=0, rate_per_second=0)
+    with TestClient(create_app(settings)) as test_client:
         yield test_client
 
 
