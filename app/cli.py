@@ -12,25 +12,19 @@ from app.roomids import is_room_id
 
 
 def serve(args: argparse.Namespace) -> int:
-    import os
-
     import uvicorn
 
     from app.db import upgrade
+    from app.main import create_app
     from app.serving import tune_gc, uvicorn_options
 
-    # The app is built by uvicorn's factory from the environment: what the command line says goes there.
-    os.environ["MOTABLE_BIND_HOST"] = args.host
-    if args.public_url:
-        os.environ["MOTABLE_PUBLIC_URL"] = args.public_url
-    settings = Settings.from_env()
+    # The command line's word goes over the environment's; the app is built from these settings.
+    given = {"bind_host": args.host, "public_url": args.public_url or None}
+    settings = Settings(**{name: value for name, value in given.items() if value is not None})
     upgrade(settings.database_url)
+    app = create_app(settings)
     tune_gc()
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
-        **uvicorn_options(settings, args.host, args.port, args.log_level),
-    )
+    uvicorn.run(app, **uvicorn_options(settings, args.host, args.port, args.log_level))
     return 0
 
 
@@ -60,11 +54,12 @@ def verify(args: argparse.Namespace) -> int:
     if args.server:
         return _verify_remote(args.server.rstrip("/"), args.room_id)
     from app.db import Database
-    from app.services.store import Services
+    from app.services.matches import verify_match
 
     db = Database(Settings.from_env().database_url)
     try:
-        problems = Services(db).verify(args.room_id)
+        with db.read() as session:
+            problems = verify_match(session, args.room_id)
     finally:
         db.dispose()
     for problem in problems:

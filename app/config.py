@@ -44,6 +44,19 @@ class Settings(BaseSettings):
     # loopback address (docs/operations.md); never set it on a server people play on.
     test_seeds: str | None = None
 
+    # Game packages to register besides the built-in games (comma-separated; engines.core.registry).
+    games: str | None = None
+
+    # -- the people at a table (app/services/people.py Times) -------------------
+    # Seconds a player must have been away before the others may let a bot play for them, or the host
+    # may remove them.
+    gone_after: float = 120.0
+    # Seconds an unanswered seat request stays open before it lapses.
+    request_lifetime: float = 900.0
+    # Seconds between an approval by others than a seat's holder and the handover (the holder may
+    # refuse meanwhile).
+    seat_refusal_seconds: float = 600.0
+
     # -- request limits -----------------------------------------------------
     max_body_bytes: int = 64 * 1024
     max_ws_message_bytes: int = 64 * 1024
@@ -71,9 +84,7 @@ class Settings(BaseSettings):
     all_bot_matches_per_address: int = 3
     all_bot_match_minutes: float = 30.0
 
-    # -- connections ----------------------------------------------------------
-    # Seconds a client may take to send a request's headers (from connecting or from the last answer).
-    header_timeout: float = 10.0
+    # -- connections (app/serving.py says what enforces each) ---------------------
     # Seconds a client may take to send a body once its headers are in.
     body_timeout: float = 20.0
     # Seconds an idle keep-alive connection stays open.
@@ -81,8 +92,9 @@ class Settings(BaseSettings):
     # Open connections (sockets included) at once; past it new requests get 503. One process is
     # meant to hold 5,000 players (issue 11), so the default leaves room above that.
     max_connections: int = 8000
-    # Of those, what one client address may hold (an IPv6 client: its /64); trusted proxies are not
-    # counted (they carry everyone's connections). Past it that address's new connections get 503.
+    # Of those, what one client address may hold in requests under way and open sockets (an IPv6
+    # client: its /64); a trusted proxy's own address is not counted (it carries everyone's). Past it
+    # that address's new requests and sockets get 503.
     max_connections_per_address: int = 200
 
     # -- addresses ------------------------------------------------------------
@@ -114,7 +126,7 @@ class Settings(BaseSettings):
     def _driver(cls, url: str) -> str:
         return sqlalchemy_url(url)
 
-    @field_validator("redis_url", "public_url", "bind_host", "test_seeds", mode="before")
+    @field_validator("redis_url", "public_url", "bind_host", "test_seeds", "games", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return value or None

@@ -9,12 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-# Far deeper than any request or action of any game.
-MAX_DEPTH = 32
 
-
-def loads(raw: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
-    """Decode one JSON document; ValueError when it is not valid, too deep or holds a NUL character."""
+def loads(raw: bytes | str, max_depth: int) -> Any:
+    """Decode one JSON document; ValueError when it is not valid, nested deeper than `max_depth`
+    (Settings.max_json_depth) or holds a NUL character."""
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
@@ -30,7 +28,7 @@ def loads(raw: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
     return value
 
 
-def check(value: Any, max_depth: int = MAX_DEPTH) -> None:
+def check(value: Any, max_depth: int) -> None:
     """Walk a decoded value without recursion: depth, and no NUL in any string or key."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,6 +27,7 @@ from app.ratelimit import RateLimit, make_buckets
 from app.retention import prune_on_schedule
 from app.routes import api, health, pages, people, replay, ws
 from app.runtime import Runtime
+from app.serving import ConnectionLimits
 from engines.core import registry
 
 # A socket's close code for "try again later" (RFC 6455): clients reconnect after it.
@@ -43,10 +43,11 @@ class BodyLimit:
     """Refuses request bodies over `max_bytes` with 413 too_large, announced or streamed, and requests
     with more than `max_headers` header lines with 431 too_large."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, max_headers: int = 100) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, max_headers: int, max_json_depth: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_headers = max_headers
+        self.max_json_depth = max_json_depth
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -108,7 +109,7 @@ class BodyLimit:
         body = b"".join(chunks)
         if body.strip():
             try:
-                value = jsonsafe.loads(body)
+                value = jsonsafe.loads(body, self.max_json_depth)
             except ValueError as error:
                 await _error_response(422, "invalid_request", str(error))(scope, receive, send)
                 return
@@ -266,7 +267,7 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     redact_tokens()
-    registry.register_from_env(os.environ.get("MOTABLE_GAMES"))
+    registry.register_from_env(settings.games)
     runtime = Runtime(settings)
     buckets = make_buckets(settings)
 
@@ -299,11 +300,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for exc_type, handler in handlers.items():
         app.add_exception_handler(exc_type, handler)
     delivery.install(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_headers=settings.max_headers)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        max_headers=settings.max_headers,
+        max_json_depth=settings.max_json_depth,
+    )
     app.add_middleware(RoomIdGuard, page_not_found=pages.not_found_page)
-    app.add_middleware(RateLimit, runtime=runtime, buckets=buckets)
+    app.add_middleware(RateLimit, settings=settings, seats=runtime.seats, buckets=buckets)
     app.add_middleware(CatchAll)
     app.add_middleware(SecurityHeaders)
+    # Outermost: a request over the connection limits is refused before anything reads it.
+    app.add_middleware(ConnectionLimits, settings=settings)
     app.include_router(health.router)
     app.include_router(pages.router)
     app.include_router(replay.router)

@@ -25,11 +25,10 @@ import logging
 import math
 import re
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qs
 
 import redis.asyncio as aioredis
@@ -38,11 +37,11 @@ from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.config import Settings
 from app.errors import AppError, error_body
 from app.roomids import is_room_id
-
-if TYPE_CHECKING:
-    from app.runtime import Runtime
+from app.services.cache import Lru
+from app.services.seats import Seats
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +62,8 @@ class Buckets:
         self.per_second = per_second
         self.burst = burst
         self.max_keys = max_keys
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        # The longest-idle clients are forgotten first.
+        self._buckets: Lru[str, tuple[float, float]] = Lru(max_keys)
 
     def allow(self, key: str, now: float | None = None) -> bool:
         return self.take([(key, self.per_second, self.burst)], now=now) == 0.0
@@ -77,15 +77,13 @@ class Buckets:
         levels = []
         wait = 0.0
         for key, rate, burst in live:
-            tokens, stamp = self._buckets.pop(key, (float(burst), now))
+            tokens, stamp = self._buckets.get(key) or (float(burst), now)
             level = min(float(burst), tokens + max(0.0, now - stamp) * rate)
             levels.append(level)
             if level < cost:
                 wait = max(wait, (cost - level) / rate)
         for (key, _rate, burst), level in zip(live, levels, strict=True):
-            self._buckets[key] = (min(float(burst), level - cost) if wait == 0.0 else level, now)
-        while len(self._buckets) > self.max_keys:  # forget the longest-idle clients first
-            self._buckets.popitem(last=False)
+            self._buckets.put(key, (min(float(burst), level - cost) if wait == 0.0 else level, now))
         return wait
 
 
@@ -216,25 +214,6 @@ def address_digest(address: str) -> str:
     return hashlib.sha256(address_key(address).encode()).hexdigest()
 
 
-class SeatCache:
-    """Tokens already verified to hold a seat, by hash: (room id, token hash) -> seat."""
-
-    def __init__(self, size: int = 50_000) -> None:
-        self.size = size
-        self._seats: OrderedDict[tuple[str, str], int] = OrderedDict()
-
-    def get(self, room_id: str, token_hash: str) -> int | None:
-        seat = self._seats.get((room_id, token_hash))
-        if seat is not None:
-            self._seats.move_to_end((room_id, token_hash))
-        return seat
-
-    def put(self, room_id: str, token_hash: str, seat: int) -> None:
-        self._seats[(room_id, token_hash)] = seat
-        while len(self._seats) > self.size:
-            self._seats.popitem(last=False)
-
-
 def retry_after(wait: float) -> int:
     """Whole seconds for a Retry-After header: at least 1."""
     return max(1, math.ceil(wait))
@@ -243,12 +222,14 @@ def retry_after(wait: float) -> int:
 class RateLimit:
     """Counts every request and socket connect except static files and health checks (see above)."""
 
-    def __init__(self, app: ASGIApp, runtime: Runtime, buckets: SharedBuckets | LocalBuckets) -> None:
+    def __init__(
+        self, app: ASGIApp, settings: Settings, seats: Seats, buckets: SharedBuckets | LocalBuckets
+    ) -> None:
         self.app = app
-        self.runtime = runtime
+        # The process's seat tokens, forgotten when a seat's token is revoked: a revoked token gets no
+        # headroom from the moment its room is forgotten.
+        self.seats = seats
         self.buckets = buckets
-        self.seats = SeatCache()
-        settings = runtime.settings
         self.rate = (float(settings.rate_per_second), int(settings.rate_burst))
         self.headroom = (float(settings.seat_rate_per_second), int(settings.seat_rate_burst))
 
@@ -260,20 +241,16 @@ class RateLimit:
         if token is None or room is None or not is_room_id(room.group(1)):
             return None
         room_id = room.group(1)
-        token_hash = hashlib.sha256(token.encode()).hexdigest()
-        if self.seats.get(room_id, token_hash) is not None:
+        if self.seats.known_seat(room_id, token) is not None:
             return room_id
         # Checking a token costs a database read: an address pays for it from a bucket of its own.
         if await self.buckets.take([("v:" + address, *self.rate)]) > 0:
             return None
         try:
-            seat = await run_in_threadpool(self.runtime.services.seat_of, room_id, token)
+            seat = await run_in_threadpool(self.seats.seat_of, room_id, token)
         except AppError:
             seat = None
-        if seat is None:
-            return None
-        self.seats.put(room_id, token_hash, seat)
-        return room_id
+        return room_id if seat is not None else None
 
     async def wait(self, scope: Scope) -> float:
         """0.0 when this request may pass, else the seconds until it would (see the module's doc)."""
@@ -310,7 +287,7 @@ class RateLimit:
         await response(scope, receive, send)
 
 
-def make_buckets(settings: Any) -> SharedBuckets | LocalBuckets:
+def make_buckets(settings: Settings) -> SharedBuckets | LocalBuckets:
     if settings.redis_url:
         return SharedBuckets(
             settings.redis_url, settings.rate_per_second, settings.rate_burst, settings.redis_prefix
@@ -332,7 +309,7 @@ class Quota:
     done: str
 
 
-def quotas(settings: Any) -> dict[str, Quota]:
+def quotas(settings: Settings) -> dict[str, Quota]:
     return {
         "rooms": Quota("q:rooms", int(settings.rooms_per_hour), "rooms", "made"),
         "bots": Quota("q:bots", int(settings.bots_per_hour), "bots", "added"),

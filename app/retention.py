@@ -160,9 +160,9 @@ def _archive(session: Session, now: datetime, settings: Settings, dry_run: bool)
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
 """The broker's publish: (room id, event) to every process."""
 
-# The event told for each deleted room: every process closes that room's sockets (Hub.handle) and
-# forgets what it remembered of its seats.
-GONE: dict[str, Any] = {"kind": "room", "gone": True, "forget": True}
+# The event told for each deleted room: every process closes that room's sockets and forgets what it
+# remembered of its seats (app/playing/fanout.py).
+GONE: dict[str, Any] = {"kind": "gone"}
 
 
 async def tell_gone(publish: Publish, room_ids: list[str]) -> None:

@@ -1,5 +1,5 @@
-"""Everything one server process holds: database, services, the playing layer, socket hub, broker,
-presence and bots."""
+"""Everything one server process holds, wired once: database, caches, the services, the playing layer,
+socket hub, broker, presence and bots."""
 
 from __future__ import annotations
 
@@ -12,12 +12,19 @@ from starlette.concurrency import run_in_threadpool
 from app.config import Settings
 from app.db import Database
 from app.playing.bots import BotRunner
+from app.playing.fanout import Fanout
 from app.playing.master import Master
+from app.playing.publisher import Publisher
 from app.playing.seatwatch import SeatWatch
+from app.playing.views import Views
 from app.realtime.broker import Broker, LocalBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.realtime.presence import HEARTBEAT, Presence
-from app.services.store import Services
+from app.services.botturns import BotTurns
+from app.services.cache import StateCache
+from app.services.moves import Moves
+from app.services.people import Times
+from app.services.seats import Seats
 
 log = logging.getLogger(__name__)
 
@@ -30,13 +37,32 @@ class Runtime:
         test_seeds = settings.seeds_for_tests()
         if test_seeds is not None:
             log.warning("TEST ONLY: matches are dealt from MOTABLE_TEST_SEEDS, not from secret random seeds")
-        self.services = Services(self.db, test_seeds)
+        # One object: tests and the people rules read the same times.
+        self.times = Times(settings.gone_after, settings.request_lifetime, settings.seat_refusal_seconds)
+        self.cache = StateCache()
+        self.seats = Seats(self.db)
+        self.moves = Moves(self.db, self.cache, self.seats, test_seeds)
+        self.bot_turns = BotTurns(self.db, self.cache, self.seats)
+        self.views = Views(self.db, self.cache, self.seats, self.presence, self.times)
         self.broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else LocalBroker()
-        self.master = Master(self.services, self.broker, self.presence, settings.bot_delay)
+        self.publisher = Publisher(self.broker)
+        self.master = Master(
+            self.db,
+            self.seats,
+            self.moves,
+            self.bot_turns,
+            self.views,
+            self.publisher,
+            self.presence,
+            self.times,
+            settings.bot_delay,
+        )
         bots_alone = (settings.all_bot_match_minutes, settings.all_bot_matches_per_address)
         self.master.bots.limit_bots_alone(*bots_alone)
-        self.hub = Hub(self.services, self.master.room)
-        self.seatwatch = SeatWatch(self.master, self.hub)
+        self.hub = Hub()
+        # The broker's events reach the hub through the playing layer, which builds the bodies.
+        self.fanout = Fanout(self.hub, self.views, self.seats)
+        self.seatwatch = SeatWatch(self.seats, self.hub, self.fanout, self.master.people)
         self._heartbeat: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
 
@@ -45,7 +71,7 @@ class Runtime:
         return self.master.bots
 
     async def start(self) -> None:
-        await self.broker.start(self.hub.handle, self.hub.resync)
+        await self.broker.start(self.fanout.handle, self.fanout.resync)
         await self.presence.start()
         self._watch = asyncio.create_task(self.seatwatch.run())
         if self.settings.redis_url:

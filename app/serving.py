@@ -1,42 +1,45 @@
-"""How `motable serve` runs uvicorn on the open internet: bounded headers, timeouts, a connection cap.
+"""How `motable serve` runs uvicorn on the open internet, through uvicorn's public options only.
 
-uvicorn alone never times out a client that is slow to send its headers or body, never closes a
-connection that sends nothing at all, and parses headers of any size with its default parser. The
-HTTP protocol below is uvicorn's h11 protocol with those bounds added.
+Each limit, and what enforces it:
+- the size of a request's head: uvicorn's `h11_max_incomplete_event_size` stops reading a head past
+  twice MOTABLE_MAX_HEADER_BYTES (400, connection closed); ConnectionLimits below answers 431 too_large
+  for one over the limit that is not that large;
+- the number of header lines: BodyLimit (app/main.py), 431 too_large;
+- the time a body may take once its headers are in: ConnectionLimits, 408 timeout;
+- an idle keep-alive connection: uvicorn's `timeout_keep_alive`;
+- open connections at once: uvicorn's `limit_concurrency` (503 to a request beyond it);
+- what one client address may hold: ConnectionLimits counts its requests under way and its open
+  sockets (503 unavailable);
+- the time to send a request's headers, and a connection that never sends one: uvicorn has no public
+  option for these, so they are the proxy's (deploy/nginx.conf: client_header_timeout). A server that
+  faces the internet without a proxy does not close them (docs/operations.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import ipaddress
-import json
 import logging
+import math
 import resource
 import time
-from typing import Any, ClassVar
+from typing import Any
 
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
 from app.errors import error_body
-from app.ratelimit import address_key
+from app.ratelimit import address_key, client_address
 
 log = logging.getLogger("uvicorn.error")
 
 # File descriptors kept for the database pool, Redis, logs and the listening socket itself.
 SPARE_FILES = 64
-
-
-def _raw_response(status: int, reason: str, code: str, message: str, extra: str = "") -> bytes:
-    body = json.dumps(error_body(code, message)).encode()
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(body)}\r\nconnection: close\r\n{extra}\r\n"
-    )
-    return head.encode() + body
-
+# What a refused client is told to wait, in seconds.
+RETRY_AFTER = 5
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -56,25 +59,19 @@ def trusted_networks(setting: str) -> list[Network] | None:
 
 
 class AddressShare:
-    """Open connections per client address, so one address cannot take the whole cap.
-
-    Counted by transport: a connection upgraded to a WebSocket keeps its transport (and uvicorn hands
-    it to another protocol object), so a transport counts until it is closing, whichever protocol
-    holds it by then. Closed ones are dropped when their address connects again, and in a sweep of
-    every address now and then."""
-
-    SWEEP_EVERY = 1024
+    """Requests under way and sockets open per client address (an IPv6 client: its /64), so one
+    address cannot take the whole server. A trusted proxy's own address is not counted: it carries
+    everyone's requests (those it forwards are counted by the address it names)."""
 
     def __init__(self, share: int, trusted: list[Network] | None) -> None:
         self.share = share
         self.trusted = trusted
-        self._open: dict[str, set[asyncio.BaseTransport]] = {}
-        self._since_sweep = 0
+        self._open: dict[str, int] = {}
         self._refused = 0
         self._told_at = 0.0
 
     def counts(self, address: str) -> bool:
-        """Whether connections from `address` count against a share (not a trusted proxy's)."""
+        """Whether `address` counts against a share (not a trusted proxy's)."""
         if self.share <= 0:
             return False
         try:
@@ -87,176 +84,131 @@ class AddressShare:
             ip = ip.ipv4_mapped
         return not any(ip in network for network in self.trusted)
 
-    def admit(self, address: str, transport: asyncio.BaseTransport) -> bool:
-        """Count a new connection; False when its address already holds its share (not counted)."""
-        self._since_sweep += 1
-        if self._since_sweep >= self.SWEEP_EVERY:
-            self._sweep()
+    def admit(self, address: str) -> bool:
+        """Count one more for `address`; False when it already holds its share (not counted)."""
         key = address_key(address)
-        group = self._open.setdefault(key, set())
-        if len(group) >= self.share:
-            group -= {t for t in group if t.is_closing()}
-        if len(group) >= self.share:
+        held = self._open.get(key, 0)
+        if held >= self.share:
             self._refused += 1
             now = time.monotonic()
             if now - self._told_at >= 10.0:  # one line per 10 s, however hard one address knocks
                 log.warning(
-                    "refused %d connection(s): %s holds its share of %d open connections",
+                    "refused %d request(s): %s holds its share of %d open connections",
                     self._refused,
                     key,
                     self.share,
                 )
                 self._refused, self._told_at = 0, now
             return False
-        group.add(transport)
+        self._open[key] = held + 1
         return True
 
-    def release(self, address: str, transport: asyncio.BaseTransport) -> None:
+    def release(self, address: str) -> None:
         key = address_key(address)
-        group = self._open.get(key)
-        if group is not None:
-            group.discard(transport)
-            if not group:
-                del self._open[key]
-
-    def _sweep(self) -> None:
-        self._since_sweep = 0
-        for key, group in list(self._open.items()):
-            group -= {t for t in group if t.is_closing()}
-            if not group:
-                del self._open[key]
-
-
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, plus: header size and time limits, a body time limit, a connection cap."""
-
-    # uvicorn builds one protocol per connection and cannot pass settings in: `protocol_for` makes a
-    # subclass carrying them.
-    settings: Settings
-    # One per server (made by `protocol_for`), shared by its connections.
-    shares: ClassVar[AddressShare]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._header_timer: asyncio.TimerHandle | None = None
-        self._body_timer: asyncio.TimerHandle | None = None
-        # The client address this connection is counted for in `shares` (None: not counted).
-        self._counted: str | None = None
-
-    # -- connection cap -----------------------------------------------------------
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        if len(self.connections) > self.settings.max_connections:
-            log.warning(
-                "refused a connection: %d open, the cap is %d",
-                len(self.connections) - 1,
-                self.settings.max_connections,
-            )
-            self._turn_away(transport, "the server has too many open connections; retry in a moment")
-            return
-        address = self.client[0] if self.client else None
-        if address is not None and self.shares.counts(address):
-            if not self.shares.admit(address, transport):
-                self._turn_away(transport, "this address has too many connections open; close some and retry")
-                return
-            self._counted = address
-        self._arm_header_timer()
-
-    def _turn_away(self, transport: asyncio.Transport, message: str) -> None:
-        transport.write(
-            _raw_response(503, "Service Unavailable", "unavailable", message, "retry-after: 5\r\n")
-        )
-        transport.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._cancel_timers()
-        if self._counted is not None:
-            self.shares.release(self._counted, self.transport)
-            self._counted = None
-        super().connection_lost(exc)
-
-    # -- header size --------------------------------------------------------------
-    def data_received(self, data: bytes) -> None:
-        if self.conn.their_state is h11.IDLE and self._head_too_large(data):
-            self._refuse(431, "Request Header Fields Too Large", "the request's headers are too large")
-            return
-        super().data_received(data)
-        self._track_progress()
-
-    def _head_too_large(self, data: bytes) -> bool:
-        limit = self.settings.max_header_bytes
-        pending = self.conn.trailing_data[0]
-        if len(pending) + len(data) <= limit:
-            return False
-        head = pending + data
-        end = head.find(b"\r\n\r\n", 0, limit + 4)
-        return end < 0
-
-    def _refuse(self, status: int, reason: str, message: str) -> None:
-        self._cancel_timers()
-        if not self.transport.is_closing():
-            self.transport.write(
-                _raw_response(status, reason, "too_large" if status == 431 else "timeout", message)
-            )
-            self.transport.close()
-
-    # -- timeouts -----------------------------------------------------------------
-    def _arm_header_timer(self) -> None:
-        if self._header_timer is None:
-            self._header_timer = self.loop.call_later(self.settings.header_timeout, self._headers_late)
-
-    def _track_progress(self) -> None:
-        if self.transport.get_protocol() is not self:  # upgraded to a WebSocket: its own pings apply
-            self._cancel_timers()
-            return
-        state = self.conn.their_state
-        if state is h11.IDLE:
-            return
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
-        if state is h11.SEND_BODY:
-            if self._body_timer is None:
-                self._body_timer = self.loop.call_later(self.settings.body_timeout, self._body_late)
-        elif self._body_timer is not None:
-            self._body_timer.cancel()
-            self._body_timer = None
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing() and self.transport.get_protocol() is self:
-            # The next request's headers get the same time as the first one's.
-            self._arm_header_timer()
-            self._track_progress()
-
-    def _headers_late(self) -> None:
-        self._header_timer = None
-        if self.transport.is_closing():
-            return
-        if self.conn.trailing_data[0]:
-            self._refuse(408, "Request Timeout", "the request's headers came too slowly")
+        held = self._open.get(key, 0) - 1
+        if held > 0:
+            self._open[key] = held
         else:
-            # Nothing sent: an idle connection, closed without an answer.
-            self.transport.close()
-
-    def _body_late(self) -> None:
-        self._body_timer = None
-        if not self.transport.is_closing():
-            self._refuse(408, "Request Timeout", "the request's body came too slowly")
-
-    def _cancel_timers(self) -> None:
-        for timer in (self._header_timer, self._body_timer):
-            if timer is not None:
-                timer.cancel()
-        self._header_timer = self._body_timer = None
+            self._open.pop(key, None)
 
 
-def protocol_for(settings: Settings) -> type[GuardedH11Protocol]:
-    """A protocol class carrying these settings and the server's per-address counts (uvicorn builds
-    one instance per connection). An address's share is never more than the cap itself."""
-    share = min(settings.max_connections_per_address, settings.max_connections)
-    shares = AddressShare(share, trusted_networks(settings.trusted_proxies))
-    return type("MotableHttp", (GuardedH11Protocol,), {"settings": settings, "shares": shares})
+def _head_bytes(scope: Scope) -> int:
+    """About what the request line and headers took on the wire."""
+    line = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + 16
+    return line + sum(len(name) + len(value) + 4 for name, value in scope.get("headers") or ())
+
+
+def _expects_body(scope: Scope) -> bool:
+    for name, value in scope.get("headers") or ():
+        if name == b"content-length" and value.strip() not in (b"", b"0"):
+            return True
+        if name == b"transfer-encoding":
+            return True
+    return False
+
+
+async def _refuse(
+    scope: Scope, receive: Receive, send: Send, status: int, code: str, message: str, close: bool = False
+) -> None:
+    headers = {"Retry-After": str(RETRY_AFTER)} if status == 503 else {}
+    if close:
+        headers["Connection"] = "close"
+    response = JSONResponse(error_body(code, message), status_code=status, headers=headers)
+    if scope["type"] == "websocket":
+        # Refused in the handshake with the HTTP answer itself (the ASGI denial response).
+        await receive()
+        start = {"type": "websocket.http.response.start", "status": status, "headers": response.raw_headers}
+        await send(start)
+        await send({"type": "websocket.http.response.body", "body": response.body})
+        return
+    await response(scope, receive, send)
+
+
+class ConnectionLimits:
+    """The limits of the module's list that an ASGI app can see: the head's size, an address's share,
+    and the time a body may take. Outermost of the middleware, so nothing is read before it."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.max_header_bytes = settings.max_header_bytes
+        self.body_timeout = settings.body_timeout
+        share = min(settings.max_connections_per_address, settings.max_connections)
+        self.shares = AddressShare(share, trusted_networks(settings.trusted_proxies))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if _head_bytes(scope) > self.max_header_bytes:
+            await _refuse(scope, receive, send, 431, "too_large", "the request's headers are too large")
+            return
+        address = client_address(scope)
+        counted = self.shares.counts(address)
+        if counted and not self.shares.admit(address):
+            message = "this address has too many connections open; close some and retry"
+            await _refuse(scope, receive, send, 503, "unavailable", message)
+            return
+        try:
+            if scope["type"] == "http" and self.body_timeout > 0 and _expects_body(scope):
+                await self._body_in_time(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
+        finally:
+            if counted:
+                self.shares.release(address)
+
+    async def _body_in_time(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the app; if the body is not all in within body_timeout (and no answer began), the app
+        is stopped and the client answered 408 timeout, the connection closed."""
+        body_in = answered = False
+
+        async def tracked_receive() -> Message:
+            nonlocal body_in
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body_in = True
+            return message
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal answered
+            if message["type"] == "http.response.start":
+                answered = True
+            await send(message)
+
+        task = asyncio.ensure_future(self.app(scope, tracked_receive, tracked_send))
+        try:
+            await asyncio.wait_for(asyncio.shield(task), self.body_timeout)
+            return
+        except TimeoutError:
+            if body_in or answered:
+                await task  # the body came in time: the app takes as long as it takes
+                return
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        await _refuse(scope, receive, send, 408, "timeout", "the request's body came too slowly", close=True)
 
 
 def tune_gc() -> None:
@@ -292,12 +244,13 @@ def uvicorn_options(settings: Settings, host: str, port: int, log_level: str = "
     return {
         "host": host,
         "port": port,
-        "http": protocol_for(settings),
-        # A backstop behind the protocol's own check.
-        "h11_max_incomplete_event_size": settings.max_header_bytes + 1024,
-        "timeout_keep_alive": settings.keepalive_timeout,
-        # Requests beyond the cap (counted with sockets) get 503 instead of queueing without end.
-        "limit_concurrency": cap + 1,
+        "http": "h11",
+        # A head past twice the limit is refused (400) and the connection closed, without reading the
+        # rest; one between the limit and that gets ConnectionLimits' 431 too_large.
+        "h11_max_incomplete_event_size": 2 * settings.max_header_bytes,
+        "timeout_keep_alive": math.ceil(settings.keepalive_timeout),
+        # Requests beyond the cap (connections counted with sockets) get 503 instead of queueing.
+        "limit_concurrency": cap,
         # Frames over our own limit are refused in the app with a too_large error; this caps the rest.
         "ws_max_size": settings.max_ws_message_bytes * 4,
         "proxy_headers": True,

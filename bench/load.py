@@ -2,14 +2,24 @@
 
 Each room plays random legal Mojo moves, one at a time, as fast as the server answers (or after a
 random think time with the mean --think). Printed: moves/s; p50/p95/p99 from sending an action to
-the last socket of the room holding the new version; errors; the server's CPU seconds and peak RSS;
-and, in the same run, a bare uvicorn WebSocket echo's round trips/s with the ratio moves/s / echo.
+the last socket of the room holding the new version; errors; the server's CPU seconds, CPU per move
+and peak RSS; the frames and bytes the sockets were sent per move; the machine's load average.
 
-    .venv/bin/python -m bench.load --rooms 50 --duration 20            # SQLite, saturated
+Then, in the same run, the bare echo (bench/echo.py: uvicorn with `motable serve`'s options, a raw
+ASGI app that parses nothing) is driven with the same shape: as many sockets in groups of 4, one
+frame in flight per group (saturated) or one per group after the same random think time. Twice: a
+1-in-1-out echo, and a 1-in-5-out fan-out (an ack to the sender, then a frame the size of the run's
+mean patch to each of the group's 4 sockets: a move's frames). Each server's CPU time is read the
+same way (/proc/<pid>/stat utime+stime over the measured window) and divided by moves or round
+trips: "a move costs K echo round trips".
+
+    .venv/bin/python -m bench.load --rooms 50 --duration 30            # SQLite, saturated
+    .venv/bin/python -m bench.load --rooms 1250 --think 3 --duration 30 # 5,000 sockets, paced
     .venv/bin/python -m bench.load --rooms 250 --think 2 --duration 30  # paced players
     .venv/bin/python -m bench.load --database-url postgresql://postgres@127.0.0.1:5432/test \\
         --processes 2 --redis-url redis://127.0.0.1:6379/0              # scale-out
     .venv/bin/python -m bench.load --rooms 50 --bots 3                  # 3 strong bots + 1 human
+    .venv/bin/python -m bench.load --rooms 50 --duration 30 --profile /tmp/p.raw   # py-spy the server
 """
 
 from __future__ import annotations
@@ -35,23 +45,11 @@ from urllib.parse import quote
 
 import httpx
 import orjson
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "mojo"
 SEATS = 4
-
-# The bare echo the server is compared with: the same stack, no work.
-echo_app = FastAPI()
-
-
-@echo_app.websocket("/echo")
-async def _echo(websocket: WebSocket) -> None:
-    await websocket.accept()
-    with contextlib.suppress(WebSocketDisconnect):
-        while True:
-            await websocket.send_text(await websocket.receive_text())
 
 
 def free_port() -> int:
@@ -68,10 +66,33 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def raise_open_files() -> None:
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+def raise_open_files(wanted: int) -> str:
+    """Raise this process's soft open-file limit to the hard one (the servers, its children, inherit
+    it); says what it is and whether it covers `wanted` descriptors."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    now = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    note = "" if now >= wanted else f"  TOO LOW for {wanted} sockets: raise the hard limit (ulimit -Hn)"
+    return f"{soft} -> {now} (hard {hard}){note}"
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) the process has used: /proc/<pid>/stat utime + stime."""
+    user, system = cpu_split(pid)
+    return user + system
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of the process (/proc/<pid>/stat utime, stime)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
 # -- JSON Patch, just enough for the server's patches (add, remove, replace) ----------------------
@@ -129,8 +150,7 @@ class Server:
         raise SystemExit(f"server did not come up:\n{self.log.read_text()[-3000:]}")
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_of(self.process.pid)
 
     def peak_rss_mib(self) -> float:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
@@ -148,11 +168,8 @@ class Server:
                 self.process.wait()
 
 
-def start_motable(args: argparse.Namespace, database_url: str, logs: Path) -> list[Server]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "MOTABLE_BOT_DELAY": str(args.bot_delay),
+def server_limits(args: argparse.Namespace) -> dict[str, str]:
+    return {
         # The bench is one client address opening many sockets: limits would measure the limiter.
         "MOTABLE_RATE_PER_SECOND": "0",
         "MOTABLE_ROOMS_PER_HOUR": "0",
@@ -160,6 +177,15 @@ def start_motable(args: argparse.Namespace, database_url: str, logs: Path) -> li
         "MOTABLE_MAX_CONNECTIONS_PER_ADDRESS": "0",
         # Every socket of the run, plus room for the HTTP connections that set the rooms up.
         "MOTABLE_MAX_CONNECTIONS": str(max(4000, args.rooms * SEATS + 1000)),
+    }
+
+
+def start_motable(args: argparse.Namespace, database_url: str, logs: Path) -> list[Server]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "MOTABLE_BOT_DELAY": str(args.bot_delay),
+        **server_limits(args),
     }
     env.pop("REDIS_URL", None)
     if args.redis_url:
@@ -175,27 +201,89 @@ def start_motable(args: argparse.Namespace, database_url: str, logs: Path) -> li
 
 
 # -- the bare echo -------------------------------------------------------------------------------
-async def echo_round_trips(port: int, sockets: int, duration: float) -> float:
-    message = json.dumps({"type": "action", "id": "1-1", "action": {"type": "draw", "pile": 0}, "version": 7})
-    counts = [0] * sockets
+ECHO_IN = orjson.dumps({"type": "action", "id": "1-1", "action": {"type": "draw", "pile": 0}, "version": 7})
+
+
+def echo_env(args: argparse.Namespace) -> dict[str, str]:
+    """The echo gets the same connection settings as the motable server (app/serving.py reads them)."""
+    env = {**os.environ, **server_limits(args)}
+    env.pop("REDIS_URL", None)
+    return env
+
+
+def start_echo(args: argparse.Namespace, logs: Path) -> Server:
+    port = free_port()
+    argv = [sys.executable, "-m", "bench.echo", "--port", str(port), "--log-level", "warning"]
+    if args.echo_fastapi:
+        argv.append("--fastapi")
+    echo = Server(argv, echo_env(args), port, logs / "echo.log")
+    echo.wait_ready("/")
+    return echo
+
+
+async def echo_load(
+    echo: Server, groups: int, think: float, duration: float, fan: bool, size: int, seed: int
+) -> dict[str, Any]:
+    """Drive the echo as the rooms drive motable: `groups` x 4 sockets, one frame in flight per group
+    (after a random think time when `think`). A round trip is done when the sender has its echo
+    (1-in-1-out) or its ack and all 4 sockets the fan-out frame (1-in-5-out)."""
+    rng = random.Random(seed)
+    text = ECHO_IN.decode()
+    latencies: list[float] = []
+    count = 0
     stop = 0.0
+    gate = asyncio.Semaphore(64)
+    base = f"ws://127.0.0.1:{echo.port}"
 
-    async def one(index: int, ws: ClientConnection) -> None:
+    async def open_one(group: int) -> ClientConnection:
+        url = f"{base}/fan?group={group}&size={size}" if fan else f"{base}/echo"
+        async with gate:
+            return await connect(url, compression=None, max_queue=None, open_timeout=60)
+
+    async def play(members: list[ClientConnection]) -> None:
+        nonlocal count
         while time.perf_counter() < stop:
-            await ws.send(message)
-            await ws.recv()
-            counts[index] += 1
+            if think:
+                pause = rng.expovariate(1 / think)
+                if time.perf_counter() + pause >= stop:
+                    await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+                    return
+                await asyncio.sleep(pause)
+            sender = rng.choice(members)
+            sent = time.perf_counter()
+            await sender.send(text)
+            await sender.recv()  # the echo, or the ack
+            if fan:
+                for member in members:
+                    await member.recv()
+            done = time.perf_counter()
+            if done < stop:
+                count += 1
+                latencies.append(done - sent)
 
-    async with contextlib.AsyncExitStack() as stack:
-        conns = [
-            await stack.enter_async_context(connect(f"ws://127.0.0.1:{port}/echo", compression=None))
-            for _ in range(sockets)
-        ]
+    sockets = await asyncio.gather(*(open_one(g) for g in range(groups) for _ in range(SEATS)))
+    tables = [list(sockets[g * SEATS : (g + 1) * SEATS]) for g in range(groups)]
+    try:
+        system_before = cpu_split(echo.process.pid)[1]
+        cpu_before = echo.cpu_seconds()
         started = time.perf_counter()
         stop = started + duration
-        await asyncio.gather(*(one(i, ws) for i, ws in enumerate(conns)))
+        await asyncio.gather(*(play(t) for t in tables))
         spent = time.perf_counter() - started
-    return sum(counts) / spent
+        cpu = echo.cpu_seconds() - cpu_before
+        system = cpu_split(echo.process.pid)[1] - system_before
+    finally:
+        for ws in sockets:
+            with contextlib.suppress(Exception):
+                await ws.close()
+    return {
+        "rate": count / spent,
+        "count": count,
+        "cpu_s": cpu,
+        "system_s": system,
+        "latencies": latencies,
+        "spent": spent,
+    }
 
 
 # -- the players ---------------------------------------------------------------------------------
@@ -217,6 +305,12 @@ class Stats:
     moves: int = 0
     errors: list[str] = field(default_factory=list)
     measuring: bool = False
+    # Frames (and their bytes) the sockets were sent while measuring, by type; tables set up.
+    frames: dict[str, int] = field(default_factory=dict)
+    frame_bytes: dict[str, int] = field(default_factory=dict)
+    sent_frames: int = 0
+    sent_bytes: int = 0
+    setups: int = 0
 
 
 class Room:
@@ -281,6 +375,10 @@ class Room:
             async for raw in seat.ws:
                 message = orjson.loads(raw)
                 kind = message["type"]
+                if self.stats.measuring:
+                    frames, sizes = self.stats.frames, self.stats.frame_bytes
+                    frames[kind] = frames.get(kind, 0) + 1
+                    sizes[kind] = sizes.get(kind, 0) + len(raw)
                 if kind == "snapshot":
                     seat.body = message["state"]
                 elif kind == "patch":
@@ -324,6 +422,8 @@ class Room:
                 await self._until(lambda v=version: all(s.version >= v for s in self.seats))
                 first = self.seats[0].body
                 if first["status"] == "finished":
+                    if self.stats.measuring:
+                        self.stats.setups += 1
                     await self.open(http)
                     continue
                 movers = [s for s in self.seats if s.body["legal_actions"]]
@@ -347,7 +447,11 @@ class Room:
                 message_id = f"{self.index}-{number}"
                 sent = time.perf_counter()
                 message = {"type": "action", "id": message_id, "action": action, "version": version}
-                await mover.ws.send(orjson.dumps(message).decode())
+                frame = orjson.dumps(message).decode()
+                if self.stats.measuring:
+                    self.stats.sent_frames += 1
+                    self.stats.sent_bytes += len(frame)
+                await mover.ws.send(frame)
                 await self._until(self._answered(mover, message_id, version))
                 reply = mover.replies.pop(message_id)
                 if reply["type"] == "ack" and self.stats.measuring and time.perf_counter() < stop:
@@ -379,7 +483,10 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         # Bot moves count as moves too: counted from the versions the human sockets saw.
         version_before = sum(r.seats[0].version for r in rooms)
         cpu_before = sum(s.cpu_seconds() for s in servers)
+        system_before = sum(cpu_split(s.process.pid)[1] for s in servers)
         mine_before = resource.getrusage(resource.RUSAGE_SELF)
+        load_before = load_average()
+        profiler = start_profiler(args, servers[0])
         stats.measuring = True
         started = time.perf_counter()
         stop = started + args.duration
@@ -387,6 +494,10 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         spent = time.perf_counter() - started
         stats.measuring = False
         cpu = sum(s.cpu_seconds() for s in servers) - cpu_before
+        system = sum(cpu_split(s.process.pid)[1] for s in servers) - system_before
+        load_after = load_average()
+        if profiler is not None:
+            await asyncio.to_thread(profiler.wait)
         mine = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = mine.ru_utime + mine.ru_stime - mine_before.ru_utime - mine_before.ru_stime
         if args.bots:
@@ -399,10 +510,25 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
         "latencies": stats.latencies,
         "errors": stats.errors,
         "cpu_s": cpu,
+        "system_s": system,
         "client_cpu_s": client_cpu,
         "peak_rss_mib": max(s.peak_rss_mib() for s in servers),
         "spent": spent,
+        "stats": stats,
+        "load": (load_before, load_after),
     }
+
+
+def start_profiler(args: argparse.Namespace, server: Server) -> subprocess.Popen[bytes] | None:
+    """py-spy on the (first) server over the measured window: its figures are then not the clean
+    ones (sampling pauses the process), so profile in a run of its own."""
+    if not args.profile:
+        return None
+    spy = Path(sys.executable).with_name("py-spy")
+    argv = [str(spy), "record", "-p", str(server.process.pid), "-d", str(int(args.duration)), "-r", "100"]
+    argv += ["--nonblocking", "-f", "raw", "-o", args.profile] + (["--gil"] if args.profile_gil else [])
+    print(f"profiling: {' '.join(argv)}", file=sys.stderr, flush=True)
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def fresh_database(url: str | None, tmp: Path) -> str:
@@ -433,43 +559,63 @@ def main() -> None:
     parser.add_argument("--redis-url", help="Redis for scale-out")
     parser.add_argument("--bots", type=int, default=0, choices=range(SEATS), help="strong bots per room")
     parser.add_argument("--bot-delay", type=float, default=0.0, help="MOTABLE_BOT_DELAY of the server")
-    parser.add_argument("--echo-seconds", type=float, default=5.0)
+    parser.add_argument("--echo-seconds", type=float, default=15.0, help="seconds of each measured echo run")
+    parser.add_argument(
+        "--echo-fastapi", action="store_true", help="the echo's routes through FastAPI (default: raw ASGI)"
+    )
+    parser.add_argument(
+        "--profile", help="py-spy record the server over the measured window, raw, to this file"
+    )
+    parser.add_argument("--profile-gil", action="store_true", help="py-spy: only the thread holding the GIL")
     args = parser.parse_args()
     if args.processes > 1 and not args.redis_url:
         parser.error("--processes above 1 needs --redis-url")
-    raise_open_files()
+    # Every socket twice (client and server end) plus the HTTP connections and the servers' files.
+    files = raise_open_files(args.rooms * SEATS * 2 + 500)
     with tempfile.TemporaryDirectory() as directory:
         tmp = Path(directory)
-        port = free_port()
-        argv = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "bench.load:echo_app",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ]
-        echo = Server(argv, dict(os.environ), port, tmp / "echo.log")
-        try:
-            echo.wait_ready(None)
-            # One socket in flight per room, as in the saturated run (at most 200: the ceiling is reached).
-            echo_rate = asyncio.run(echo_round_trips(port, max(1, min(args.rooms, 200)), args.echo_seconds))
-        finally:
-            echo.stop()
         servers = start_motable(args, fresh_database(args.database_url, tmp), tmp)
+        print(
+            f"motable serve pid(s): {' '.join(str(s.process.pid) for s in servers)}",
+            file=sys.stderr,
+            flush=True,
+        )
         try:
             result = asyncio.run(run_load(args, servers))
         finally:
             for server in servers:
                 server.stop()
+        stats: Stats = result["stats"]
+        patch_size = round(stats.frame_bytes.get("patch", 0) / max(1, stats.frames.get("patch", 0))) or 400
+        echo = start_echo(args, tmp)
+        try:
+            groups, seconds = args.rooms, args.echo_seconds
+            one = asyncio.run(echo_load(echo, groups, args.think, seconds, False, patch_size, 1))
+            fan = asyncio.run(echo_load(echo, groups, args.think, seconds, True, patch_size, 2))
+            echo_rss = echo.peak_rss_mib()
+        finally:
+            echo.stop()
+    report(args, result, one, fan, patch_size, echo_rss, files)
+
+
+def report(
+    args: argparse.Namespace,
+    result: dict[str, Any],
+    one: dict[str, Any],
+    fan: dict[str, Any],
+    patch_size: int,
+    echo_rss: float,
+    files: str,
+) -> None:
+    stats: Stats = result["stats"]
     latencies = [x * 1000 for x in result["latencies"]]
     database = "SQLite" if not args.database_url or args.database_url.startswith("sqlite") else "PostgreSQL"
     print(
         f"{args.rooms} rooms x {SEATS} seats ({args.bots} bots each), {database}, "
         f"{args.processes} process(es), think {args.think}s, {result['spent']:.1f}s measured"
     )
+    print(f"open-file limit    {files}")
+    print(f"machine load avg   {result['load'][0]} before, {result['load'][1]} after (1/5/15 min)")
     print(f"moves/s            {result['moves_per_s']:.1f}")
     print(
         f"latency ms         p50 {percentile(latencies, 50):.1f}  p95 {percentile(latencies, 95):.1f}  "
@@ -478,15 +624,43 @@ def main() -> None:
     print(f"errors             {len(result['errors'])}")
     for error in result["errors"][:5]:
         print(f"  {error}")
-    print(f"server CPU s       {result['cpu_s']:.1f}")
     moves_done = result["moves_per_s"] * result["spent"]
-    if moves_done:
-        print(f"server CPU ms/move {1000 * result['cpu_s'] / moves_done:.2f}")
+    print(
+        f"server CPU s       {result['cpu_s']:.1f}  ({result['cpu_s'] / result['spent']:.2f} of a core; "
+        f"system {result['system_s']:.1f} s)"
+    )
+    per_move = result["cpu_s"] / moves_done if moves_done else float("nan")
+    print(f"server CPU us/move {1e6 * per_move:.0f}")
     print(f"server peak RSS    {result['peak_rss_mib']:.0f} MiB")
     print(f"load generator CPU {result['client_cpu_s']:.1f} s")
-    print(f"machine load avg   {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"echo round trips/s {echo_rate:.0f}")
-    print(f"moves/s / echo     {result['moves_per_s'] / echo_rate:.3f}")
+    if moves_done:
+        kinds = "  ".join(f"{k} {n / moves_done:.2f}" for k, n in sorted(stats.frames.items()))
+        total = sum(stats.frames.values())
+        print(f"frames out/move    {total / moves_done:.2f}  ({kinds})")
+        print(
+            f"bytes out/move     {sum(stats.frame_bytes.values()) / moves_done:.0f}  "
+            f"(mean patch frame {patch_size} B; frames in/move {stats.sent_frames / moves_done:.2f}, "
+            f"{stats.sent_bytes / max(1, stats.sent_frames):.0f} B)"
+        )
+        each = moves_done / max(1, stats.setups)
+        print(f"tables set up      {stats.setups} during the window ({each:.0f} moves each)")
+    print(f"echo app           {'FastAPI routes' if args.echo_fastapi else 'raw ASGI'} (bench/echo.py)")
+    runs = (("echo 1-in-1-out ", one, "1 in, 1 out"), ("echo 1-in-5-out ", fan, "1 in, 5 out"))
+    for name, echo, frames in runs:
+        per_trip = echo["cpu_s"] / echo["count"] if echo["count"] else float("nan")
+        echo_ms = [x * 1000 for x in echo["latencies"]]
+        print(
+            f"{name}   {echo['rate']:.0f} round trips/s ({frames}), server CPU {1e6 * per_trip:.1f} us per "
+            f"round trip ({echo['cpu_s']:.1f} s, system {echo['system_s']:.1f} s / {echo['count']}), "
+            f"p50 {percentile(echo_ms, 50):.2f} ms p99 {percentile(echo_ms, 99):.2f} ms"
+        )
+        echo["per_trip"] = per_trip
+    print(f"echo peak RSS      {echo_rss:.0f} MiB")
+    print(f"moves/s / echo     {result['moves_per_s'] / one['rate']:.3f}  (throughput, 1-in-1-out echo)")
+    print(
+        f"a move costs       {per_move / one['per_trip']:.1f} echo round trips (1 in, 1 out), "
+        f"{per_move / fan['per_trip']:.1f} fan-out round trips (1 in, 5 out) of server CPU"
+    )
 
 
 if __name__ == "__main__":

@@ -40,7 +40,10 @@ from app.db import Database, upgrade
 from app.deps import RuntimeDep
 from app.models import Match
 from app.replay import replay_body
-from app.services.store import Move, Services
+from app.services import rooms
+from app.services.cache import StateCache
+from app.services.moves import Move, Moves
+from app.services.seats import Seats
 from bench.server import free_port, percentile
 from engines.core import get_bots, get_engine
 
@@ -61,12 +64,13 @@ def make_match(url: str) -> tuple[str, int]:
     """A finished match: the room made and started through the service layer, its moves chosen by the
     strong bot in every seat, then written in one group commit. Returns the room id and its moves."""
     db = Database(url)
-    services = Services(db, test_seeds=[SEED])
-    room = services.create_room(GAME, "Ann", {"target": TARGET})
-    room_id = room["room_id"]
-    for seat in range(1, SEATS):
-        services.join(room_id, f"Bot {seat}")
-    services.start(room_id, room["token"])
+    moves_of = Moves(db, StateCache(), Seats(db), test_seeds=[SEED])
+    with db.transaction() as session:
+        room = rooms.create_room(session, GAME, "Ann", {"target": TARGET})
+        room_id = room["room_id"]
+        for seat in range(1, SEATS):
+            rooms.join_room(session, room_id, f"Bot {seat}")
+    moves_of.start(room_id, room["token"])
     with db.read() as session:
         match = session.scalars(select(Match).where(Match.room_id == room_id)).one()
         seed, options = match.seed, match.options
@@ -79,7 +83,7 @@ def make_match(url: str) -> tuple[str, int]:
         action = bots[seat].choose(state, seat)
         state = engine.apply(state, seat, action)
         moves.append(Move(room_id, seat, action, None))
-    refused = [r for r in services.apply_moves(moves) if isinstance(r, Exception)]
+    refused = [r for r in moves_of.apply_moves(moves) if isinstance(r, Exception)]
     with db.read() as session:
         status = session.scalars(select(Match.status).where(Match.room_id == room_id)).one()
     db.dispose()

@@ -29,9 +29,14 @@ from websockets.sync.client import connect as ws_connect
 
 from app.config import sqlalchemy_url
 from app.db import Database, upgrade
+from app.playing.views import Views, state_body
 from app.realtime.patch import diff
-from app.services.matches import state_body
-from app.services.store import Services
+from app.realtime.presence import Presence
+from app.services import rooms
+from app.services.cache import StateCache
+from app.services.moves import Moves
+from app.services.people import Times
+from app.services.seats import Seats
 from engines.core import get_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,25 +50,28 @@ def percentile(samples: list[float], p: float) -> float:
 
 
 def service_throughput(url: str, actions: int) -> float:
-    """Actions/s through Services.act (one transaction each), humans in every seat."""
+    """Actions/s through Moves.act (one transaction each), humans in every seat."""
     db = Database(sqlalchemy_url(url))
-    services = Services(db)
+    cache, seats = StateCache(), Seats(db)
+    moves = Moves(db, cache, seats)
+    views = Views(db, cache, seats, Presence(), Times())
     rng = random.Random(1)
     done, spent = 0, 0.0
     while done < actions:
-        room = services.create_room(GAME, "Ann", None)
-        tokens = [room["token"]] + [
-            services.join(room["room_id"], f"P{i}")["token"] for i in range(1, PLAYERS)
-        ]
-        services.start(room["room_id"], tokens[0])
+        with db.transaction() as session:
+            room = rooms.create_room(session, GAME, "Ann", None)
+            tokens = [room["token"]] + [
+                rooms.join_room(session, room["room_id"], f"P{i}")["token"] for i in range(1, PLAYERS)
+            ]
+        moves.start(room["room_id"], tokens[0])
         while done < actions:
-            public = services.state(room["room_id"], None)
+            public = views.state(room["room_id"], None)
             if public["status"] == "finished":
                 break
             seat = public["to_act"][0]
-            legal = services.state(room["room_id"], tokens[seat])["legal_actions"]
+            legal = views.state(room["room_id"], tokens[seat])["legal_actions"]
             started = time.perf_counter()
-            services.act(room["room_id"], tokens[seat], rng.choice(legal), public["version"])
+            moves.act(room["room_id"], tokens[seat], rng.choice(legal), public["version"])
             spent += time.perf_counter() - started
             done += 1
     db.dispose()

@@ -7,22 +7,24 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
 
+from app.db import Database
 from app.errors import AppError
 from app.models import utcnow
 from app.services import rooms
+from app.services.botturns import BotTurns
+from app.services.cache import Lru
 from app.services.matches import Applied
-from app.services.store import Move, Services
+from app.services.moves import Move
 
 log = logging.getLogger(__name__)
 
 MAX_RETRY_DELAY = 60.0
-# After this many failed turns in a row the random bot plays instead: a bot with a bug must not
-# stall a match the people at the table want to finish.
+# After this many failed turns in a row the game's fallback bot (its descriptor's) plays instead: a
+# bot with a bug must not stall a match the people at the table want to finish.
 FALLBACK_AFTER = 2
 # A patient bot (a person is waited for at the same time, or may still take an optional action the
 # bot's move would close the window for) waits this many times the usual delay, unless the room
@@ -44,12 +46,14 @@ class BotRunner:
 
     def __init__(
         self,
-        services: Services,
+        db: Database,
+        turns: BotTurns,
         submit: Callable[[Move], Awaitable[Applied]],
         played: Callable[[str, Applied], Awaitable[None]],
         delay: float,
     ) -> None:
-        self._services = services
+        self._db = db
+        self.turns = turns
         self._submit = submit
         self._played = played
         self._delay = delay
@@ -64,14 +68,14 @@ class BotRunner:
         self.alone_minutes = 0.0
         self.alone_per_address = 0
         # room id -> (when looked at, why its bots stop or None).
-        self._verdicts: OrderedDict[str, tuple[float, str | None]] = OrderedDict()
+        self._verdicts: Lru[str, tuple[float, str | None]] = Lru(VERDICTS)
 
     def limit_bots_alone(self, minutes: float, per_address: int) -> None:
         self.alone_minutes = minutes
         self.alone_per_address = per_address
 
     def _why_stop(self, room_id: str) -> str | None:
-        with self._services.db.read() as session:
+        with self._db.read() as session:
             return rooms.why_bots_stop(session, room_id, utcnow(), self.alone_minutes, self.alone_per_address)
 
     async def _stopped(self, room_id: str) -> bool:
@@ -87,10 +91,7 @@ class BotRunner:
             if why is not None and (looked is None or looked[1] is None):
                 log.info("the bots of room %s stop: %s", room_id, why)
             looked = (now, why)
-            self._verdicts[room_id] = looked
-            while len(self._verdicts) > VERDICTS:
-                self._verdicts.popitem(last=False)
-        self._verdicts.move_to_end(room_id)
+            self._verdicts.put(room_id, looked)
         return looked[1] is not None
 
     def kick(self, room_id: str) -> None:
@@ -111,6 +112,11 @@ class BotRunner:
             return True
         return False
 
+    def _fallback_kind(self, room_id: str, kind: str) -> str:
+        """The game's fallback bot (its descriptor's `fallback_bot`), else `kind` as it was."""
+        facts = self.turns.seats.facts(room_id)
+        return rooms.fallback_bot_kind(facts.game) if facts is not None else kind
+
     async def _run(self, room_id: str) -> None:
         failures = 0
         # Optional actions (version, seat) that failed: never offered again, so a bot whose optional
@@ -121,19 +127,20 @@ class BotRunner:
                 self._changed[room_id].clear()
                 turn = None
                 try:
-                    turn = await run_in_threadpool(self._services.bot_turn, room_id, frozenset(declined))
+                    turn = await run_in_threadpool(self.turns.bot_turn, room_id, frozenset(declined))
                     if turn is None:
                         if self._changed[room_id].is_set():
                             continue
                         return
                     if await self._stopped(room_id):
                         return
-                    if failures >= FALLBACK_AFTER and turn.kind != "random":
-                        turn = dataclasses.replace(turn, kind="random")
+                    if failures >= FALLBACK_AFTER:
+                        fallback = await run_in_threadpool(self._fallback_kind, room_id, turn.kind)
+                        turn = dataclasses.replace(turn, kind=fallback)
                     if not await self._wait(room_id, turn.patient):
                         continue
                     try:
-                        move = await run_in_threadpool(self._services.choose_bot, turn)
+                        move = await run_in_threadpool(self.turns.choose_bot, turn)
                         applied = await self._submit(move)
                     except AppError as error:
                         if error.code != "stale_version":

@@ -1,31 +1,36 @@
 """The playing layer: every use case that changes a room, for any transport.
 
-Each one commits (in a worker thread, through app.services), then tells every viewer (the broker),
-then wakes the room's bots. HTTP routes, the socket and the bots all come through here, so a change
-is never committed without being published, whoever made it. (boardgame.io's Master is the model.)
+Each one commits (in a worker thread, through app.services), then tells every viewer (through the
+Publisher: docs/playing.md draws the way down to the sockets), then wakes the room's bots. HTTP
+routes, the socket and the bots all come through here, so a change is never committed without being
+published, whoever made it. (boardgame.io's Master is the model.)
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from app.db import Database
 from app.playing.bots import BotRunner
 from app.playing.people import People
+from app.playing.publisher import Publisher
+from app.playing.views import Views
 from app.playing.writer import Writer
-from app.realtime.broker import Broker
 from app.realtime.presence import Presence
+from app.services import rooms
+from app.services.botturns import BotTurns, takes_optional_actions
 from app.services.matches import Applied
-from app.services.store import Move, Services, takes_optional_actions
+from app.services.moves import Move, Moves
+from app.services.people import Times
+from app.services.seats import Seats
 from engines.core import get_engine
 
-log = logging.getLogger(__name__)
-
 Starter = int | Literal["random"] | None
+T = TypeVar("T")
 
 # Seconds between a socket opening or closing and the room being told: the sockets of a table that
 # open (or close) together are told in one room body rather than one each.
@@ -33,31 +38,52 @@ PRESENCE_WAIT = 0.025
 
 
 class Master:
-    def __init__(self, services: Services, broker: Broker, presence: Presence, bot_delay: float) -> None:
-        self.services = services
-        self.broker = broker
+    def __init__(
+        self,
+        db: Database,
+        seats: Seats,
+        moves: Moves,
+        bot_turns: BotTurns,
+        views: Views,
+        publisher: Publisher,
+        presence: Presence,
+        times: Times,
+        bot_delay: float,
+    ) -> None:
+        self.db = db
+        self.seats = seats
+        self.moves = moves
+        self.views = views
+        self.publisher = publisher
         self.presence = presence
-        self.writer = Writer(services.apply_moves)
-        self.bots = BotRunner(services, self.writer.submit, self._bot_played, bot_delay)
+        self.writer = Writer(moves.apply_moves)
+        self.bots = BotRunner(db, bot_turns, self.writer.submit, self._played, bot_delay)
         # Presence times, clocks, stand-ins, seat requests and chat (app/playing/people.py).
-        self.people = People(self)
+        self.people = People(db, seats, moves.cache, views, publisher, presence, times, self.wake_bots)
         # Rooms whose presence changed and will be told after PRESENCE_WAIT, and the tellings under way.
         self._presence_due: dict[str, asyncio.TimerHandle] = {}
         self._telling: set[asyncio.Task[None]] = set()
 
     # -- reads --------------------------------------------------------------
     async def room(self, room_id: str) -> dict[str, Any]:
-        connected = await self.presence.connected(room_id)
-        return await run_in_threadpool(self.services.room, room_id, connected)
+        return await self.views.room(room_id)
 
     async def state(self, room_id: str, token: str | None) -> dict[str, Any]:
-        return await run_in_threadpool(self.services.state, room_id, token)
+        return await run_in_threadpool(self.views.state, room_id, token)
 
     async def log(self, room_id: str, token: str | None) -> dict[str, Any]:
-        return await run_in_threadpool(self.services.log, room_id, token)
+        return await run_in_threadpool(self.views.log, room_id, token)
 
     async def seat_of(self, room_id: str, token: str | None) -> int | None:
-        return await run_in_threadpool(self.services.seat_of, room_id, token)
+        return await run_in_threadpool(self.seats.seat_of, room_id, token)
+
+    def _in_transaction(self, work: Callable[..., T], *args: Any) -> T:
+        with self.db.transaction() as session:
+            return work(session, *args)
+
+    async def _commit(self, work: Callable[..., T], *args: Any) -> T:
+        """Run `work(session, *args)` in one transaction, in a worker thread."""
+        return await run_in_threadpool(self._in_transaction, work, *args)
 
     # -- use cases that change a room -----------------------------------------
     async def create_room(
@@ -69,26 +95,27 @@ class Master:
         creator: str | None = None,
     ) -> dict[str, Any]:
         # Nobody watches a room that did not exist: nothing to publish.
-        return await run_in_threadpool(self.services.create_room, game, name, options, clock, creator)
+        return await self._commit(rooms.create_room, game, name, options, clock, creator)
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
-        joined = await run_in_threadpool(self.services.join, room_id, name)
+        joined = await self._commit(rooms.join_room, room_id, name)
         await self.room_changed(room_id)
         return joined
 
     async def add_bot(self, room_id: str, token: str | None) -> dict[str, Any]:
-        added = await run_in_threadpool(self.services.add_bot, room_id, token)
+        added = await self._commit(rooms.add_bot, room_id, token)
         await self.room_changed(room_id)
         return added
 
     async def start(self, room_id: str, token: str | None, starter: Starter = None) -> dict[str, Any]:
-        await run_in_threadpool(self.services.start, room_id, token, starter)
+        await run_in_threadpool(self.moves.start, room_id, token, starter)
         await self.room_changed(room_id)
-        await self._state_changed(room_id)
+        await self.publisher.state_changed(room_id)
+        self.bots.kick(room_id)
         return await self.room(room_id)
 
     async def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
-        made = await run_in_threadpool(self.services.rematch, room_id, token)
+        made = await self._commit(rooms.rematch, room_id, token)
         if made["created"]:
             await self.room_changed(room_id)
         return made
@@ -103,10 +130,10 @@ class Master:
     ) -> Applied:
         """Apply a player's action. Returns once it is committed and published; `committed` is called
         between the two (the socket acknowledges there, so the ack comes before the patch)."""
-        seat = self.services.known_seat(room_id, token) if token is not None else None
+        seat = self.seats.known_seat(room_id, token) if token is not None else None
         if seat is None:
-            seat = await run_in_threadpool(self.services.player_seat, room_id, token)
-        facts = self.services.known_facts(room_id) or await run_in_threadpool(self.services.facts, room_id)
+            seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
+        facts = self.seats.known_facts(room_id) or await run_in_threadpool(self.seats.facts, room_id)
         if facts is not None and seat in facts.stand_ins:
             # The player is back: acting takes the seat back from the bot standing in.
             await self.people.take_back(room_id, seat)
@@ -124,7 +151,7 @@ class Master:
         # Nothing to write: "away since" is when the seat's socket last closed, and while one is
         # open presence says so (a process killed with sockets open leaves the last close standing).
         await self.presence.add(room_id, seat)
-        facts = self.services.known_facts(room_id) or await run_in_threadpool(self.services.facts, room_id)
+        facts = self.seats.known_facts(room_id) or await run_in_threadpool(self.seats.facts, room_id)
         if facts is None or seat in facts.waiting:
             # A waiting room has no facts: look (connecting is rare next to acting).
             await self.people.holder_back(room_id, seat)
@@ -147,52 +174,25 @@ class Master:
         task.add_done_callback(self._telling.discard)
 
     # -- publishing -----------------------------------------------------------
-    async def _publish(self, room_id: str, event: dict[str, Any]) -> None:
-        try:
-            await self.broker.publish(room_id, event)
-        except Exception:
-            # Every caller has committed already: a fan-out that fails (Redis unreachable, one viewer's
-            # body failing to build) must not turn a done change into an error or end the socket that
-            # made it. The sockets catch up with the next change, or with a fresh snapshot on reconnect.
-            log.exception("telling the viewers of room %s about %s failed", room_id, event)
-
-    async def _publish_chat(self, room_id: str, message: dict[str, Any]) -> None:
-        await self._publish(room_id, {"kind": "chat", "message": message})
-
     async def room_changed(self, room_id: str) -> None:
-        await self._publish(room_id, {"kind": "room"})
-
-    async def _state_changed(self, room_id: str) -> None:
-        await self._publish(room_id, {"kind": "state"})
-        self.bots.kick(room_id)
+        await self.publisher.room_changed(room_id)
 
     async def _played(self, room_id: str, applied: Applied) -> None:
-        # Enough for every process to build each viewer's body from the state it holds in memory.
-        event = {
-            "kind": "state",
-            "match": applied.match_id,
-            "game": applied.game,
-            "version": applied.version,
-            "seat": applied.seat,
-            "action": applied.action,
-        }
-        await self._publish(room_id, event)
+        """A move is committed (a player's or a bot's): tell every viewer, wake the bots it is due to."""
+        await self.publisher.played(room_id, applied)
         await self._wake_bots_if_due(room_id, applied)
-        facts = self.services.known_facts(room_id)
+        facts = self.seats.known_facts(room_id)
         if applied.scored or (facts is not None and facts.clock is not None):
             # A round or the match ended (the scorepad or the status changed), or the move restarted
             # the clock (the room body's deadline).
             await self.room_changed(room_id)
 
-    async def _bot_played(self, room_id: str, applied: Applied) -> None:
-        await self._played(room_id, applied)
-
     async def _wake_bots_if_due(self, room_id: str, applied: Applied) -> None:
         """Kick the bot runner only when a bot is to act or has an optional action (out of turn, e.g.
         Mokuru's Immunity), found from the state in memory."""
-        facts = self.services.known_facts(room_id)
+        facts = self.seats.known_facts(room_id)
         if facts is None:
-            facts = await run_in_threadpool(self.services.facts, room_id)
+            facts = await run_in_threadpool(self.seats.facts, room_id)
         if facts is None or not facts.bots:
             return
         engine = get_engine(applied.game)
@@ -212,7 +212,7 @@ class Master:
 
     async def resume(self) -> None:
         """Bots whose turn came up before a restart (or on a process that died) play on."""
-        for room_id in await run_in_threadpool(self.services.rooms_with_bots):
+        for room_id in await run_in_threadpool(self.bots.turns.rooms_with_bots):
             self.bots.kick(room_id)
 
     async def stop(self) -> None:

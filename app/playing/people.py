@@ -1,21 +1,25 @@
 """The people at a table, for every transport: presence timestamps, clocks, bots standing in, leaving,
-seat requests and chat. Like the Master: commit (worker thread), then publish, then wake the bots."""
+seat requests and chat. Like the Master: commit (worker thread), then publish (through the Publisher,
+the one door out), then wake the bots."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
+from app.db import Database
 from app.errors import AppError
+from app.playing.publisher import Publisher
+from app.playing.views import Views
 from app.ratelimit import Buckets
+from app.realtime.presence import Presence
 from app.services import people
-
-if TYPE_CHECKING:
-    from app.playing.master import Master
+from app.services.cache import StateCache
+from app.services.seats import Seats
 
 T = TypeVar("T")
 
@@ -26,20 +30,32 @@ CHAT_RATE, CHAT_BURST = 0.5, 5
 
 
 class People:
-    def __init__(self, master: Master) -> None:
-        self.master = master
-        self.services = master.services
+    def __init__(
+        self,
+        db: Database,
+        seats: Seats,
+        cache: StateCache,
+        views: Views,
+        publisher: Publisher,
+        presence: Presence,
+        times: people.Times,
+        wake_bots: Callable[[str], None],
+    ) -> None:
+        self.db = db
+        self.seats = seats
+        self.cache = cache
+        self.views = views
+        self.publisher = publisher
+        self.presence = presence
+        self.times = times
+        self.wake_bots = wake_bots
         self.asking = Buckets(ASK_RATE, ASK_BURST)
         self.chatting = Buckets(CHAT_RATE, CHAT_BURST)
-
-    @property
-    def gone_after(self) -> float:
-        return people.GONE_AFTER
 
     def _in_transaction(
         self, work: Callable[..., T], *args: Any
     ) -> tuple[T, list[tuple[str, dict[str, Any]]]]:
-        with self.services.db.transaction() as session:
+        with self.db.transaction() as session:
             done = work(session, *args)
             return done, list(session.info.pop(people.TABLE_LINES, []))
 
@@ -48,29 +64,26 @@ class People:
         seat moved, a player left...), once they are committed."""
         done, lines = await run_in_threadpool(self._in_transaction, work, *args)
         for room_id, line in lines:
-            await self.master._publish_chat(room_id, line)
+            await self.publisher.chat(room_id, line)
         return done
 
     async def _presence(self, room_id: str) -> set[int]:
         """Who has a socket open, as needed to call someone gone: unknown presence refuses (503)."""
-        connected = await self.master.presence.known(room_id)
+        connected = await self.presence.known(room_id)
         if connected is None:
             raise people.presence_unknown()
         return connected
 
     def _read(self, work: Callable[[Session], T]) -> T:
-        with self.services.db.read() as session:
+        with self.db.read() as session:
             return work(session)
 
     async def seats_changed(self, room_id: str, revoked: int | None = None) -> None:
         """Who plays a seat (or its token) changed: every process forgets what it knew of the room's
         seats, the sockets of a revoked seat are closed, everyone gets the room body, bots wake."""
-        self.services.forget(room_id)
-        event: dict[str, Any] = {"kind": "room", "forget": True}
-        if revoked is not None:
-            event["revoke"] = revoked
-        await self.master._publish(room_id, event)
-        self.master.wake_bots(room_id)
+        self.seats.forget(room_id)
+        await self.publisher.seats_changed(room_id, revoked)
+        self.wake_bots(room_id)
 
     # -- presence ------------------------------------------------------------
     async def seen(self, room_id: str, seat: int) -> None:
@@ -79,17 +92,15 @@ class People:
     # -- clock -----------------------------------------------------------------
     async def set_clock(self, room_id: str, token: str | None, seconds: int | None) -> dict[str, Any]:
         await self._commit(people.set_clock, room_id, token, seconds)
-        await self.master.room_changed(room_id)
-        return await self.master.room(room_id)
+        await self.publisher.room_changed(room_id)
+        return await self.views.room(room_id)
 
     # -- bots standing in ------------------------------------------------------
     async def stand_in(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
-        connected = await self.master.presence.known(room_id)
-        await self._commit(
-            people.stand_in, room_id, token, seat, self.services.cache, connected, self.gone_after
-        )
+        connected = await self.presence.known(room_id)
+        await self._commit(people.stand_in, room_id, token, seat, self.cache, connected, self.times)
         await self.seats_changed(room_id)
-        return await self.master.room(room_id)
+        return await self.views.room(room_id)
 
     async def take_back(self, room_id: str, seat: int) -> bool:
         taken = await self._commit(people.take_back, room_id, seat)
@@ -98,45 +109,43 @@ class People:
         return taken
 
     async def come_back(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
-        mine = await self.master.seat_of(room_id, token)
+        mine = await run_in_threadpool(self.seats.seat_of, room_id, token)
         if mine is None:
             raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
         if mine != seat:
             raise AppError("forbidden", "only the seat's own player takes it back from the bot")
         await self.take_back(room_id, seat)
-        return await self.master.room(room_id)
+        return await self.views.room(room_id)
 
     async def leave(self, room_id: str, token: str | None) -> dict[str, Any]:
-        seat = await self._commit(people.leave, room_id, token, self.services.cache)
+        seat = await self._commit(people.leave, room_id, token, self.cache)
         await self.seats_changed(room_id, revoked=seat)
-        return await self.master.room(room_id)
+        return await self.views.room(room_id)
 
     async def remove(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
         connected = await self._presence(room_id)
-        await self._commit(
-            people.remove, room_id, token, seat, connected, self.gone_after, self.services.cache
-        )
+        await self._commit(people.remove, room_id, token, seat, connected, self.times, self.cache)
         await self.seats_changed(room_id, revoked=seat)
-        return await self.master.room(room_id)
+        return await self.views.room(room_id)
 
     # -- moving a seat to another device ------------------------------------------
     async def ask(self, room_id: str, seat: int, client: str) -> dict[str, Any]:
         if not self.asking.allow(f"{client}:{room_id}"):
             raise AppError("rate_limited", "too many seat requests; wait a minute and retry", retry_after=20)
         asker = hashlib.sha256(client.encode()).hexdigest()
-        asked = await self._commit(people.ask_for_seat, room_id, seat, asker)
-        await self.master.room_changed(room_id)
+        asked = await self._commit(people.ask_for_seat, room_id, seat, self.times, asker)
+        await self.publisher.room_changed(room_id)
         return asked
 
     async def request_status(self, room_id: str, request_id: str) -> dict[str, Any]:
         return await run_in_threadpool(
-            self._read, lambda session: people.request_status(session, room_id, request_id)
+            self._read, lambda session: people.request_status(session, room_id, request_id, self.times)
         )
 
     async def answer(self, room_id: str, token: str | None, request_id: str, approve: bool) -> dict[str, Any]:
         # Unknown presence is passed on as None: the holder may still answer for their own seat, and
         # anyone else's answer is refused with 503 (people.consent needs to know who is gone).
-        connected = await self.master.presence.known(room_id)
+        connected = await self.presence.known(room_id)
         answered = await self._commit(
             people.answer_request,
             room_id,
@@ -144,8 +153,8 @@ class People:
             request_id,
             approve,
             connected,
-            self.gone_after,
-            self.services.cache,
+            self.times,
+            self.cache,
         )
         if answered.handed_over:
             await self.seats_changed(room_id, revoked=answered.seat)
@@ -155,20 +164,22 @@ class People:
 
     async def holder_back(self, room_id: str, seat: int) -> None:
         """The holder acted or connected: a move of their seat in its refusal window lapses."""
-        if await self._commit(people.holder_back, room_id, seat, self.services.cache):
+        if await self._commit(people.holder_back, room_id, seat, self.cache):
             await self.seats_changed(room_id)
 
     async def carry_out_due(self) -> None:
         """Hand over the seats whose refusal window is over (any process may; one does each)."""
         due = await run_in_threadpool(self._read, people.due_handovers)
         for request_id in due:
-            done = await self._commit(people.carry_out, request_id, self.services.cache)
+            done = await self._commit(people.carry_out, request_id, self.cache)
             if done is not None:
                 room_id, seat = done
                 await self.seats_changed(room_id, revoked=seat)
 
     async def seat_check(self, room_id: str, token: str | None) -> dict[str, Any]:
-        return await run_in_threadpool(self._read, lambda session: people.seat_check(session, room_id, token))
+        return await run_in_threadpool(
+            self._read, lambda session: people.seat_check(session, room_id, token, self.times)
+        )
 
     # -- chat ----------------------------------------------------------------
     async def say(
@@ -177,8 +188,8 @@ class People:
         key = f"{room_id}:{token or client}"
         if not self.chatting.allow(key):
             raise AppError("rate_limited", "you are writing too fast; wait a moment")
-        message = await self._commit(people.say, room_id, token, text, name, self.services.cache)
-        await self.master._publish_chat(room_id, message)
+        message = await self._commit(people.say, room_id, token, text, name, self.cache)
+        await self.publisher.chat(room_id, message)
         return message
 
     async def chat(self, room_id: str) -> dict[str, Any]:
@@ -186,5 +197,5 @@ class People:
 
     async def set_chat_spectators(self, room_id: str, token: str | None, allowed: bool) -> dict[str, Any]:
         await self._commit(people.set_chat_spectators, room_id, token, allowed)
-        await self.master.room_changed(room_id)
-        return await self.master.room(room_id)
+        await self.publisher.room_changed(room_id)
+        return await self.views.room(room_id)

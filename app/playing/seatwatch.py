@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 
 from app.db import unavailable
-
-if TYPE_CHECKING:
-    from app.playing.master import Master
-    from app.realtime.hub import Hub
+from app.playing.fanout import Fanout
+from app.playing.people import People
+from app.realtime.hub import Hub
+from app.services.seats import Seats
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +31,13 @@ CHECK_EVERY = 1.0
 
 
 class SeatWatch:
-    def __init__(self, master: Master, hub: Hub, every: float = CHECK_EVERY) -> None:
-        self.master = master
-        self.services = master.services
+    def __init__(
+        self, seats: Seats, hub: Hub, fanout: Fanout, people: People, every: float = CHECK_EVERY
+    ) -> None:
+        self.seats = seats
         self.hub = hub
+        self.fanout = fanout
+        self.people = people
         self.every = every
         # The epoch each room's sockets were last checked at.
         self._checked: dict[str, int] = {}
@@ -53,32 +55,31 @@ class SeatWatch:
                     log.exception("checking seat epochs failed")
 
     async def check(self) -> None:
-        cached = self.services.cached_epochs()
+        cached = self.seats.cached_epochs()
         watched = set(self.hub.rooms())
         rooms = set(cached) | watched
-        current = await run_in_threadpool(self.services.seat_epochs, rooms) if rooms else {}
+        current = await run_in_threadpool(self.seats.seat_epochs, rooms) if rooms else {}
         for room_id in rooms:
             epoch = current.get(room_id)
             if epoch is None:
                 # Deleted (pruned): nothing to remember, nobody to keep watching.
-                self.services.forget(room_id)
+                self.seats.forget(room_id)
                 self.hub.close_revoked(room_id, {})
                 self._checked.pop(room_id, None)
                 continue
             if room_id in cached and cached[room_id] != epoch:
-                self.services.forget(room_id)
+                self.seats.forget(room_id)
             if room_id in watched and self._checked.get(room_id) != epoch:
                 first = room_id not in self._checked
                 self._checked[room_id] = epoch
-                tokens = await run_in_threadpool(self.services.seat_tokens, room_id)
+                tokens = await run_in_threadpool(self.seats.seat_tokens, room_id)
                 closed = self.hub.close_revoked(room_id, tokens)
                 if not first:
                     # The change's own event may have been lost: bring the sockets up to date.
-                    await self.hub.handle(room_id, {"kind": "room"})
-                    await self.hub.handle(room_id, {"kind": "state"})
+                    await self.fanout.refresh(room_id)
                 if closed:
                     log.info("closed %d socket(s) of room %s whose token was revoked", closed, room_id)
         for room_id in list(self._checked):
             if room_id not in watched:
                 del self._checked[room_id]
-        await self.master.people.carry_out_due()
+        await self.people.carry_out_due()

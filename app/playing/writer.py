@@ -15,7 +15,7 @@ from collections.abc import Callable
 from starlette.concurrency import run_in_threadpool
 
 from app.services.matches import Applied
-from app.services.store import Move
+from app.services.moves import Move
 
 # The most moves one transaction holds.
 MAX_BATCH = 256

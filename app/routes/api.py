@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from app.deps import MasterDep, TokenDep
+from app.playing.views import applied_body
 from app.ratelimit import address_digest, client_address, spend
 from app.schemas import AddBot, CreateRoom, JoinRoom, PostAction, StartRoom
 from app.urls import join_url
@@ -83,7 +84,7 @@ async def get_state(room_id: str, master: MasterDep, token: TokenDep) -> dict[st
 @router.post("/api/rooms/{room_id}/actions")
 async def post_action(room_id: str, body: PostAction, master: MasterDep, token: TokenDep) -> dict[str, Any]:
     applied = await master.act(room_id, token, body.action, body.version)
-    return applied.body()
+    return applied_body(applied)
 
 
 @router.get("/api/rooms/{room_id}/log")

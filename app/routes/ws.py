@@ -40,7 +40,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     sender: asyncio.Task[None] | None = None
     # Everything set up below is undone in `finally`, even when setting up fails part way.
     try:
-        await runtime.hub.attach(room_id, socket.conn)
+        await runtime.hub.attach(room_id, socket.conn, runtime.fanout.bodies_for(room_id))
         sender = asyncio.create_task(_send(websocket, socket.conn))
         if seat is not None:
             await socket.count(seat)
@@ -116,7 +116,9 @@ class _Socket:
         if seat is None:
             return True
         self.conn.token_hash = hash_token(token)
-        await self.runtime.hub.reseat(self.room_id, self.conn, seat)
+        await self.runtime.hub.reseat(
+            self.room_id, self.conn, seat, self.runtime.fanout.bodies_for(self.room_id)
+        )
         await self.count(seat)
         self.runtime.master.wake_bots(self.room_id)
         return True
@@ -141,7 +143,7 @@ class _Socket:
                 conn.send(_error(None, "rate_limited", "too many messages; slow down and retry"))
                 continue
             try:
-                message = jsonsafe.loads(raw)
+                message = jsonsafe.loads(raw, settings.max_json_depth)
             except ValueError:
                 conn.send(_error(None, "invalid_request", "a message is one JSON object"))
                 continue

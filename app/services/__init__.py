@@ -1,2 +1,2 @@
-"""The database use cases (rooms, matches, seat tokens): each in one transaction, no I/O beyond the
-database. `store.Services` is their entry point; `app.playing` publishes what they commit."""
+"""The database use cases (rooms, matches, seats, moves, bot turns, people): each in the caller's
+transaction or in one of its own, no I/O beyond the database; `app.playing` publishes what they commit."""

@@ -1,10 +1,14 @@
-"""Live match states kept in memory per process, keyed by match and always tagged with their version."""
+"""The in-memory caches of a process: one small thread-safe LRU, and the live match states kept in one."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 # Live matches a process keeps in memory. A miss costs a snapshot read and a replay on every move of
 # that match, so this is sized for every match a busy process plays at once (1,250 rooms measured in
@@ -12,28 +16,60 @@ from typing import Any
 STATES = 8192
 
 
-class StateCache:
-    """A small LRU of (version, state). A state is only trusted when its version equals the one just
-    read from the database, so a cache that another process got ahead of is never wrong, just stale."""
+class Lru(Generic[K, V]):
+    """At most `size` entries; the least recently used goes first. Safe to share between the event loop
+    and the worker threads (every cache of the server is one of these)."""
 
-    def __init__(self, size: int = STATES) -> None:
-        self._size = size
-        self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, match_id: int) -> tuple[int, Any] | None:
+    def get(self, key: K) -> V | None:
         with self._lock:
-            entry = self._states.get(match_id)
-            if entry is not None:
-                self._states.move_to_end(match_id)
-            return entry
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V, keep: Callable[[V], bool] | None = None) -> None:
+        """Store `value`, unless `keep(current)` says the entry held now is to stay (checked under the
+        same lock, so no other thread's put falls in between)."""
+        with self._lock:
+            current = self._items.get(key)
+            if current is not None and keep is not None and keep(current):
+                return
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def discard(self, key: K) -> None:
+        with self._lock:
+            self._items.pop(key, None)
+
+    def items(self) -> list[tuple[K, V]]:
+        with self._lock:
+            return list(self._items.items())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class StateCache:
+    """(version, state) by match id. A state is only trusted when its version equals the one just read
+    from the database, so a cache that another process got ahead of is never wrong, just stale."""
+
+    def __init__(self, size: int = STATES) -> None:
+        self._states: Lru[int, tuple[int, Any]] = Lru(size)
+
+    def get(self, match_id: int) -> tuple[int, Any] | None:
+        return self._states.get(match_id)
 
     def put(self, match_id: int, version: int, state: Any) -> None:
-        with self._lock:
-            current = self._states.get(match_id)
-            if current is not None and current[0] > version:
-                return
-            self._states[match_id] = (version, state)
-            self._states.move_to_end(match_id)
-            while len(self._states) > self._size:
-                self._states.popitem(last=False)
+        # Never back: a slower thread must not replace a newer state with the one it started from.
+        self._states.put(match_id, (version, state), keep=lambda current: current[0] > version)

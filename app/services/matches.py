@@ -1,9 +1,8 @@
-"""Matches: load the live state, apply one action per transaction, and the bodies built from them."""
+"""Matches: load the live state, apply actions inside the caller's transaction, verify a finished match."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -13,7 +12,7 @@ from sqlalchemy.orm import Session
 from app.errors import AppError
 from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
 from app.services.cache import StateCache
-from engines.core import EngineError, ReplayError, Scorepad, get_engine, json_copy, replay_states
+from engines.core import EngineError, ReplayError, Result, Scorepad, get_engine, replay_states
 from engines.core import seed_commitment as seed_commitment  # rooms.py imports it from here
 
 
@@ -30,10 +29,14 @@ class Applied:
     scored: bool
     # The action applied (other processes replay it on the state they hold).
     action: Any = None
+    # The match's status after it: "playing" or "finished" (status_after).
+    status: str = "playing"
 
-    def body(self) -> dict[str, Any]:
-        status = "finished" if get_engine(self.game).result(self.state) is not None else "playing"
-        return state_body(self.game, self.state, self.version, status, self.seat)
+
+def status_after(result: Result | None) -> str:
+    """A started match's status: the one place "finished" is decided (the engine has a result). It is
+    stored on the match row when the move is applied, and every body reads it from there or from here."""
+    return "finished" if result is not None else "playing"
 
 
 def current_match(session: Session, room_id: str, *, lock: bool = False) -> Match | None:
@@ -120,14 +123,15 @@ def apply_action(
             Snapshot(match_id=match.id, version=version, round=new_round, state=engine.dump(new_state))
         )
         record_scores(session, match.id, engine.scorepad(new_state))
-    if result is not None:
-        values.update(status="finished", finished_at=utcnow())
+    status = status_after(result)
+    if status == "finished":
+        values.update(status=status, finished_at=utcnow())
     changed = session.execute(
         update(Match).where(Match.id == match.id, Match.version == match.version).values(**values)
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         raise AppError("stale_version", "another action was applied first; fetch the state and retry")
-    return Applied(match.id, match.game, seat, version, new_state, scored, action)
+    return Applied(match.id, match.game, seat, version, new_state, scored, action, status)
 
 
 # Built once: the per-move statements of the fast path below.
@@ -165,7 +169,7 @@ def apply_known(
     new_round = engine.round_number(new_state)
     result = engine.result(new_state)
     # A finished match or a new round writes a snapshot and scores: the reading path does that.
-    if result is not None or new_round != engine.round_number(state):
+    if status_after(result) != "playing" or new_round != engine.round_number(state):
         return None
     advanced = session.connection().execute(
         _ADVANCE, {"m_id": match_id, "m_version": version, "m_next": version + 1, "m_round": new_round}
@@ -179,71 +183,6 @@ def apply_known(
 def insert_actions(session: Session, rows: list[dict[str, Any]]) -> None:
     if rows:
         session.connection().execute(_INSERT_ACTION, rows)
-
-
-def state_body(game: str, state: Any, version: int, status: str, seat: int | None) -> dict[str, Any]:
-    """The GET /state body for `seat`: seat-specific data only ever comes from engine.view."""
-    return state_bodies(game, state, version, status, {seat})[seat]
-
-
-def state_bodies(
-    game: str, state: Any, version: int, status: str, seats: Iterable[int | None]
-) -> dict[int | None, dict[str, Any]]:
-    """The state body of each of `seats` (one per viewer of a move's fan-out). What all viewers share,
-    who is to act and the result, is worked out once; each body still gets its own lists."""
-    engine = get_engine(game)
-    to_act = sorted(engine.to_act(state))
-    result = engine.result(state)
-    result_json = result.to_json() if result is not None else None
-    return {
-        seat: {
-            "version": version,
-            "status": status,
-            "seat": seat,
-            "to_act": list(to_act),
-            # A seat outside to_act may still have optional actions (Mokuru's Immunity, Steal a Trick).
-            "legal_actions": engine.legal_actions(state, seat) if seat is not None and to_act else [],
-            "view": engine.view(state, seat),
-            "result": json_copy(result_json),
-        }
-        for seat in seats
-    }
-
-
-def waiting_body(seat: int | None) -> dict[str, Any]:
-    return {
-        "version": 0,
-        "status": "waiting",
-        "seat": seat,
-        "to_act": [],
-        "legal_actions": [],
-        "view": {},
-        "result": None,
-    }
-
-
-def log_body(session: Session, room_id: str, viewer: int | None) -> dict[str, Any]:
-    match = current_match(session, room_id)
-    if match is None:
-        return {"seed_commitment": None, "entries": []}
-    engine = get_engine(match.game)
-    finished = match.status == "finished"
-    rows = session.scalars(select(ActionRow).where(ActionRow.match_id == match.id).order_by(ActionRow.seq))
-    body: dict[str, Any] = {
-        "seed_commitment": match.seed_commitment,
-        "entries": [
-            {
-                "seq": row.seq,
-                "seat": row.seat,
-                "action": row.action if finished else engine.public_action(row.action, row.seat, viewer),
-                "at": row.created_at.isoformat(),
-            }
-            for row in rows
-        ],
-    }
-    if finished:
-        body.update(seed=match.seed, players=match.players, options=match.options)
-    return body
 
 
 def _stored(dump: dict[str, Any]) -> Any:

@@ -6,7 +6,6 @@ known just now (Redis unreachable): then nothing that needs someone to be gone i
 
 from __future__ import annotations
 
-import os
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -24,21 +23,12 @@ from app.services.matches import current_match, load_state
 from app.services.rooms import check_clock, default_bot_kind, find_room
 from engines.core import get_engine
 
-# Seconds a player must have been away before the others may let a bot play for them, or the host
-# may remove them.
-GONE_AFTER = float(os.environ.get("MOTABLE_GONE_AFTER", "120"))
 # Chat messages kept and served per room (older ones are still stored).
 CHAT_KEPT = 100
 # Pending seat requests one asking address may hold in a room at once, and a room in all (more:
 # rate_limited). A refused or lapsed request frees its place at once.
 MAX_PENDING_PER_ASKER = 2
 MAX_PENDING_REQUESTS = 20
-# Seconds an unanswered seat request stays open. Then it lapses ("expired"): it stops counting toward
-# the cap above, so nobody can fill a room's requests for good, and the asker may ask again.
-REQUEST_LIFETIME = float(os.environ.get("MOTABLE_REQUEST_LIFETIME", "900"))
-# Seconds between an approval by someone other than the seat's holder and the handover, in which the
-# holder may refuse (or make it lapse by coming back).
-REFUSAL_SECONDS = float(os.environ.get("MOTABLE_SEAT_REFUSAL_SECONDS", "600"))
 # With only one other person at the table, that person alone may approve moving a gone holder's seat
 # once the holder has been gone this long (a day).
 LONE_APPROVER_AFTER = 24 * 3600.0
@@ -51,6 +41,22 @@ PRESENCE_RETRY = 5
 
 def presence_unknown() -> AppError:
     return AppError("unavailable", PRESENCE_UNKNOWN, retry_after=PRESENCE_RETRY)
+
+
+@dataclass
+class Times:
+    """How long the people rules wait, from the settings (MOTABLE_GONE_AFTER, MOTABLE_REQUEST_LIFETIME,
+    MOTABLE_SEAT_REFUSAL_SECONDS). One object per process, shared by whoever reads the rules."""
+
+    # Seconds a player must have been away before the others may let a bot play for them, or the host
+    # may remove them.
+    gone_after: float = 120.0
+    # Seconds an unanswered seat request stays open. Then it lapses ("expired"): it stops counting
+    # toward the caps, so nobody can fill a room's requests for good, and the asker may ask again.
+    request_lifetime: float = 900.0
+    # Seconds between an approval by someone other than the seat's holder and the handover, in which
+    # the holder may refuse (or make it lapse by coming back).
+    refusal_seconds: float = 600.0
 
 
 @dataclass(frozen=True)
@@ -184,10 +190,10 @@ def stand_in(
     seat: int,
     cache: StateCache,
     connected: set[int] | None,
-    gone_after: float,
+    times: Times,
 ) -> None:
     """Another player lets a bot play `seat` until its player comes back: allowed once the seat's clock
-    ran out on its turn, or once its player has been gone `gone_after` seconds."""
+    ran out on its turn, or once its player has been gone `times.gone_after` seconds."""
     room, match = _playing(session, room_id)
     caller = player_seat(session, room_id, token)
     target = _seat(session, room_id, seat)
@@ -196,11 +202,11 @@ def stand_in(
     if target.bot or target.stand_in:
         raise AppError("invalid_request", f"a bot already plays seat {seat}")
     why = absence(session, room, match, target, cache, connected)
-    if not why.expired and (why.gone_for is None or why.gone_for < gone_after):
+    if not why.expired and (why.gone_for is None or why.gone_for < times.gone_after):
         raise AppError(
             "forbidden",
             f"{target.name} is still playing: a bot may stand in once their time is up "
-            f"or after {int(gone_after)} seconds away",
+            f"or after {int(times.gone_after)} seconds away",
         )
     target.stand_in = True
     bump_epoch(room)
@@ -263,7 +269,7 @@ def remove(
     token: str | None,
     seat: int,
     connected: set[int] | None,
-    gone_after: float,
+    times: Times,
     cache: StateCache | None = None,
 ) -> None:
     """The host gives the seat of a player who never came back to a bot."""
@@ -276,9 +282,10 @@ def remove(
     if seat == room.host_seat:
         raise AppError("invalid_request", "to give up your own seat, leave the game")
     gone = gone_for(session, match, target, connected)
-    if gone is None or gone < gone_after:
+    if gone is None or gone < times.gone_after:
         raise AppError(
-            "forbidden", f"{target.name} has not been away {int(gone_after)} seconds; let them come back"
+            "forbidden",
+            f"{target.name} has not been away {int(times.gone_after)} seconds; let them come back",
         )
     _bot_takes(session, room, target, "removed", room.host_seat, cache)
 
@@ -290,7 +297,9 @@ def remove(
 OPEN = ("pending", "waiting")
 
 
-def ask_for_seat(session: Session, room_id: str, seat: int, asker: str | None = None) -> dict[str, Any]:
+def ask_for_seat(
+    session: Session, room_id: str, seat: int, times: Times, asker: str | None = None
+) -> dict[str, Any]:
     """Anyone may ask for a seat: they get a token that works only once the request is carried out.
     `asker`: a digest of the asking address, which holds at most MAX_PENDING_PER_ASKER places."""
     room = find_room(session, room_id, lock=True)
@@ -301,7 +310,7 @@ def ask_for_seat(session: Session, room_id: str, seat: int, asker: str | None = 
     for open_request in session.scalars(
         select(SeatRequest).where(SeatRequest.room_id == room.id, SeatRequest.status.in_(OPEN))
     ):
-        if _status(open_request) == "expired":
+        if _status(open_request, times) == "expired":
             open_request.status = "expired"  # written down here, under the room lock
         else:
             open_requests.append(open_request)
@@ -309,7 +318,7 @@ def ask_for_seat(session: Session, room_id: str, seat: int, asker: str | None = 
         raise AppError(
             "rate_limited",
             "you have asked for seats in this room already; wait for an answer (or for the request to lapse)",
-            retry_after=int(REQUEST_LIFETIME),
+            retry_after=int(times.request_lifetime),
         )
     if len(open_requests) >= MAX_PENDING_REQUESTS:
         raise AppError(
@@ -323,20 +332,20 @@ def ask_for_seat(session: Session, room_id: str, seat: int, asker: str | None = 
     return {"request_id": request.id, "seat": seat, "token": token, "status": "pending"}
 
 
-def _expiry(request: SeatRequest) -> datetime:
-    return aware(request.created_at) + timedelta(seconds=REQUEST_LIFETIME)
+def _expiry(request: SeatRequest, times: Times) -> datetime:
+    return aware(request.created_at) + timedelta(seconds=times.request_lifetime)
 
 
-def _status(request: SeatRequest) -> str:
+def _status(request: SeatRequest, times: Times) -> str:
     """pending, waiting, approved, refused or expired: a pending request past its lifetime has lapsed,
     whether or not that was written down yet (a waiting one is carried out at its time instead)."""
-    if request.status == "pending" and _expiry(request) <= utcnow():
+    if request.status == "pending" and _expiry(request, times) <= utcnow():
         return "expired"
     return request.status
 
 
-def _request_body(request: SeatRequest) -> dict[str, Any]:
-    body: dict[str, Any] = {"request_id": request.id, "seat": request.seat, "status": _status(request)}
+def _request_body(request: SeatRequest, times: Times) -> dict[str, Any]:
+    body: dict[str, Any] = {"request_id": request.id, "seat": request.seat, "status": _status(request, times)}
     if request.status == "waiting" and request.effective_at is not None:
         body["effective_at"] = aware(request.effective_at).isoformat()
     return body
@@ -349,8 +358,8 @@ def _find_request(session: Session, room_id: str, request_id: str) -> SeatReques
     return request
 
 
-def request_status(session: Session, room_id: str, request_id: str) -> dict[str, Any]:
-    return _request_body(_find_request(session, room_id, request_id))
+def request_status(session: Session, room_id: str, request_id: str, times: Times) -> dict[str, Any]:
+    return _request_body(_find_request(session, room_id, request_id), times)
 
 
 @dataclass(frozen=True)
@@ -369,14 +378,14 @@ def consent(
     match: Match | None,
     target: Seat,
     connected: set[int] | None,
-    gone_after: float,
+    times: Times,
 ) -> Consent:
     """The consent rules (docs/people.md): while the holder is at the table only they answer; once they
     are gone, the host (when the host is not the seat asked for) or else a majority of the other present
     people; a lone other person only after the holder has been gone a day. Raises `unavailable` when
     presence cannot be known."""
     gone = gone_for(session, match, target, connected)
-    if gone is None or gone < gone_after:
+    if gone is None or gone < times.gone_after:
         return Consent(
             False,
             frozenset(),
@@ -401,7 +410,7 @@ def consent(
     present = []
     for other in people_here:
         away = gone_for(session, match, other, connected)
-        if away is None or away < gone_after:
+        if away is None or away < times.gone_after:
             present.append(other.seat)
     if not present:
         return Consent(True, frozenset(), 1, "nobody else is at the table to approve")
@@ -411,7 +420,7 @@ def consent(
 
 
 def open_requests(
-    session: Session, room: Room, match: Match | None, connected: set[int], gone_after: float
+    session: Session, room: Room, match: Match | None, connected: set[int], times: Times
 ) -> list[dict[str, Any]]:
     """The room body's requests: pending and waiting ones, with who may answer each now."""
     rows = session.scalars(
@@ -421,11 +430,11 @@ def open_requests(
     )
     listed = []
     for r in rows:
-        status = _status(r)
+        status = _status(r, times)
         if status not in OPEN:
             continue
         target = _seat(session, room.id, r.seat)
-        rule = consent(session, room, match, target, connected, gone_after)
+        rule = consent(session, room, match, target, connected, times)
         answerable = {target.seat} | (set(rule.approvers) - set(r.approvals or []))
         if status == "waiting":
             answerable = {target.seat} | set(rule.approvers)  # each may still refuse
@@ -434,7 +443,7 @@ def open_requests(
                 "id": r.id,
                 "seat": r.seat,
                 "at": aware(r.created_at).isoformat(),
-                "expires": _expiry(r).isoformat() if status == "pending" else None,
+                "expires": _expiry(r, times).isoformat() if status == "pending" else None,
                 "status": status,
                 "approvals": list(r.approvals or []),
                 "effective_at": aware(r.effective_at).isoformat() if r.effective_at is not None else None,
@@ -442,13 +451,6 @@ def open_requests(
             }
         )
     return listed
-
-
-def pending_requests(session: Session, room_id: str) -> list[dict[str, Any]]:
-    """The room's open requests as the room body lists them, everyone counted as here (no presence)."""
-    room = find_room(session, room_id)
-    everyone = {s.seat for s in seats_of(session, room_id)}
-    return open_requests(session, room, current_match(session, room_id), everyone, GONE_AFTER)
 
 
 def _minutes(seconds: float) -> str:
@@ -476,7 +478,7 @@ def answer_request(
     request_id: str,
     approve: bool,
     connected: set[int] | None,
-    gone_after: float,
+    times: Times,
     cache: StateCache | None = None,
 ) -> Answered:
     """The holder approves (carried out at once) or refuses; others only by the consent rules, and their
@@ -484,7 +486,7 @@ def answer_request(
     room = find_room(session, room_id, lock=True)
     caller = player_seat(session, room_id, token)
     request = _find_request(session, room_id, request_id)
-    status = _status(request)
+    status = _status(request, times)
     if status == "expired":
         raise AppError("invalid_request", "this request lapsed unanswered; they may ask again")
     if status not in OPEN:
@@ -499,41 +501,41 @@ def answer_request(
         if not approve:
             request.status = "refused"
             table_line(session, room_id, f"{target.name} refused to move their seat to another device", cache)
-            return Answered(_request_body(request), request.seat, False, True)
+            return Answered(_request_body(request, times), request.seat, False, True)
         _hand_over(session, room, request, target, caller, cache)
-        return Answered(_request_body(request), request.seat, True, True)
+        return Answered(_request_body(request, times), request.seat, True, True)
     match = current_match(session, room_id)
-    rule = consent(session, room, match, target, connected, gone_after)
+    rule = consent(session, room, match, target, connected, times)
     if caller not in rule.approvers:
         raise AppError("forbidden", rule.why_not)
     if not approve:
         request.status = "refused"
         who = _seat(session, room_id, caller).name
         table_line(session, room_id, f"{who} refused to move {target.name}'s seat to another device", cache)
-        return Answered(_request_body(request), request.seat, False, True)
+        return Answered(_request_body(request, times), request.seat, False, True)
     if status == "waiting":
         raise AppError("invalid_request", "this request is approved already and waits for its time")
     if caller in (request.approvals or []):
         raise AppError("invalid_request", "you approved this request already")
     request.approvals = [*(request.approvals or []), caller]
     if len(request.approvals) < rule.needed:
-        return Answered(_request_body(request), request.seat, False, True)
+        return Answered(_request_body(request, times), request.seat, False, True)
     request.approved_by = caller
-    if REFUSAL_SECONDS <= 0:
+    if times.refusal_seconds <= 0:
         _hand_over(session, room, request, target, caller, cache)
-        return Answered(_request_body(request), request.seat, True, True)
+        return Answered(_request_body(request, times), request.seat, True, True)
     request.status = "waiting"
-    request.effective_at = utcnow() + timedelta(seconds=REFUSAL_SECONDS)
+    request.effective_at = utcnow() + timedelta(seconds=times.refusal_seconds)
     names = ", ".join(_seat(session, room_id, s).name for s in request.approvals)
     table_line(
         session,
         room_id,
         f"{names} approved moving {target.name}'s seat to another device: it moves in "
-        f"{_minutes(REFUSAL_SECONDS)} unless {target.name} refuses or comes back",
+        f"{_minutes(times.refusal_seconds)} unless {target.name} refuses or comes back",
         cache,
     )
     bump_epoch(room)  # the holder's processes learn of the window (RoomFacts.waiting)
-    return Answered(_request_body(request), request.seat, False, True)
+    return Answered(_request_body(request, times), request.seat, False, True)
 
 
 def _hand_over(
@@ -632,7 +634,7 @@ def waiting_seats(session: Session, room_id: str) -> frozenset[int]:
     )
 
 
-def seat_check(session: Session, room_id: str, token: str | None) -> dict[str, Any]:
+def seat_check(session: Session, room_id: str, token: str | None, times: Times) -> dict[str, Any]:
     """What a token is for in this room: a seat, a seat that moved on (and why), a request, or nothing."""
     if token is None:
         raise AppError("unauthorized", "send the seat link's token as 'Authorization: Bearer <token>'")
@@ -660,7 +662,7 @@ def seat_check(session: Session, room_id: str, token: str | None) -> dict[str, A
         select(SeatRequest).where(SeatRequest.room_id == room_id, SeatRequest.token_hash == wanted)
     )
     if request is not None:
-        return {"status": "asking", "seat": request.seat, "request": _request_body(request)}
+        return {"status": "asking", "seat": request.seat, "request": _request_body(request, times)}
     return {"status": "unknown"}
 
 

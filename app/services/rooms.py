@@ -15,7 +15,7 @@ from app.names import bot_name, unique_name
 from app.roomids import new_room_id
 from app.services.auth import hash_token, new_token, player_seat
 from app.services.matches import current_match, seed_commitment
-from engines.core import EngineError, game_ids, get_bots, get_engine
+from engines.core import EngineError, game_ids, get_engine
 
 # Seeds fit a signed 64-bit column on every backend.
 SEED_BITS = 63
@@ -127,8 +127,13 @@ def _host_room(session: Session, room_id: str, token: str | None) -> Room:
 
 
 def default_bot_kind(game: str) -> str:
-    """The bot a seat gets when nobody chooses: the game's strong one when it has one."""
-    return "strong" if "strong" in get_bots(game) else "random"
+    """The bot a seat gets when nobody chooses: the game's descriptor says which (`default_bot`)."""
+    return get_engine(game).spec.default_bot
+
+
+def fallback_bot_kind(game: str) -> str:
+    """The bot that plays instead of one whose moves keep failing (the descriptor's `fallback_bot`)."""
+    return get_engine(game).spec.fallback_bot
 
 
 def add_bot(session: Session, room_id: str, token: str | None) -> dict[str, Any]:
@@ -289,40 +294,3 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
         )
     room.rematch_id = new_room.id
     return {**created, "created": True}
-
-
-def room_body(
-    session: Session, room: Room, match: Match | None, state: Any, connected: set[int]
-) -> dict[str, Any]:
-    # Imported here: app.services.people builds on this module.
-    from app.services import people
-
-    seats = session.scalars(select(Seat).where(Seat.room_id == room.id).order_by(Seat.seat)).all()
-    scorepad = get_engine(room.game).scorepad(state).to_json() if state is not None else None
-    due = people.deadline(session, room, match)
-    return {
-        "room_id": room.id,
-        "game": room.game,
-        "options": match.options if match is not None else room.options,
-        "status": status_of(match),
-        "host_seat": room.host_seat,
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "bot": s.bot,
-                "connected": s.bot or s.seat in connected,
-                "stand_in": s.stand_in,
-                "away_since": None if s.bot or s.seat in connected else people.away_since(s).isoformat(),
-            }
-            for s in seats
-        ],
-        "version": match.version if match is not None else 0,
-        "scorepad": scorepad or {"rounds": [], "totals": []},
-        "rematch": room.rematch_id,
-        "clock": room.clock,
-        "deadline": due.isoformat() if due is not None else None,
-        "gone_after": people.GONE_AFTER,
-        "chat_spectators": room.chat_spectators,
-        "seat_requests": people.open_requests(session, room, match, connected, people.GONE_AFTER),
-    }

@@ -1,6 +1,6 @@
 """Shared engine machinery: protocol, errors, seeded RNG, registry, bots, conformance."""
 
-from .bots import Bot, RandomBot
+from .bots import Bot, OptionalActionBot, RandomBot, takes_optional_actions
 from .codec import StateCodec
 from .errors import (
     EngineError,
@@ -18,10 +18,13 @@ from .protocol import (
     Action,
     Engine,
     GameSpec,
+    Goal,
     Options,
     Panel,
+    Reaching,
     Result,
     Scorepad,
+    Standing,
     Starter,
     Winner,
     is_listed,
@@ -42,18 +45,22 @@ __all__ = [
     "Event",
     "GameOver",
     "GameSpec",
+    "Goal",
     "IllegalAction",
     "InvalidOptions",
     "InvalidSeat",
     "MalformedAction",
     "NotYourTurn",
+    "OptionalActionBot",
     "Options",
     "Panel",
     "RandomBot",
+    "Reaching",
     "ReplayError",
     "Result",
     "Rng",
     "Scorepad",
+    "Standing",
     "Starter",
     "StateCodec",
     "Winner",
@@ -71,6 +78,7 @@ __all__ = [
     "seat_option",
     "seat_widget",
     "seed_commitment",
+    "takes_optional_actions",
     "unregister",
     "upgrade_events",
 ]

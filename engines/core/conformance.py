@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from .bots import takes_optional_actions
 from .errors import EngineError, InvalidOptions
 from .protocol import Action, Engine, Options, is_listed
 from .replay import replay as replay_match
@@ -320,3 +322,123 @@ def check_every_bot(engine: Engine[Any], bots: dict[str, Any], seed: int = 0) ->
             positions += 1
             decisions += check_bots_at(engine, bots, state, match_seed)
     return positions, decisions
+
+
+# -- resample: what a seat may not see, dealt again ------------------------------------------------
+
+
+@dataclass
+class ResampleReport:
+    """What `check_resample` went through: positions, (position, seat) re-deals, the re-deals
+    that changed the state at all (`differ`) and those that changed another viewer's view
+    (`moved`: a card hidden from the seat but seen by someone else went elsewhere), and per bot
+    the decisions compared and the ones that changed after a re-deal (each described)."""
+
+    positions: int = 0
+    resamples: int = 0
+    differ: int = 0
+    moved: int = 0
+    decisions: dict[str, int] = field(default_factory=dict)
+    changed: dict[str, list[str]] = field(default_factory=dict)
+
+
+def check_resampled(
+    engine: Engine[Any], state: Any, seat: int, seed: int, *, play_on: int = 20
+) -> tuple[Any, bool]:
+    """`engine.resample(state, seat, Random(seed))` is pure and deterministic, and gives a position
+    `seat` cannot tell from `state` (same view, same legal actions, same public facts, the same
+    cards) that round-trips through dump/load and, unless `play_on` is 0, is itself sound: its
+    views leak nothing and random play goes on from it for `play_on` actions. Returns the re-dealt
+    state and whether any other seat's view changed (some hidden card moved)."""
+    players = engine.view(state, None)["players"]
+    before = engine.dump(state)
+    again = engine.resample(state, seat, random.Random(seed))
+    other = engine.resample(state, seat, random.Random(seed))
+    where = f"{engine.spec.id} resample for seat {seat} (seed {seed})"
+    assert engine.dump(state) == before, f"{where} edited the state it was given"
+    assert again is not state, f"{where} returned the state itself"
+    assert engine.dump(again) == engine.dump(other), f"{where}: the same rng gave different states"
+    assert engine.view(again, seat) == engine.view(state, seat), f"{where}: the seat can tell them apart"
+    assert engine.legal_actions(again, seat) == engine.legal_actions(state, seat), f"{where}: other moves"
+    assert engine.to_act(again) == engine.to_act(state), f"{where}: someone else to act"
+    assert engine.scorepad(again).to_json() == engine.scorepad(state).to_json(), f"{where}: other scores"
+    assert engine.round_number(again) == engine.round_number(state), f"{where}: another round"
+    assert engine.view(again, None) == engine.view(state, None), f"{where}: a spectator can tell them apart"
+    moved = False
+    for viewer in [*range(players), None]:
+        hidden = engine.hidden_ids(again, viewer)
+        if viewer in (seat, None):
+            assert hidden == engine.hidden_ids(state, viewer), f"{where}: other cards hidden from {viewer}"
+        cards = set(card_ids(engine.view(again, viewer))) | hidden
+        assert cards == set(card_ids(engine.view(state, viewer))) | engine.hidden_ids(state, viewer), (
+            f"{where}: cards invented or dropped (as seat {viewer} counts them)"
+        )
+        moved = moved or engine.view(again, viewer) != engine.view(state, viewer)
+    restored = engine.load(json.loads(json.dumps(engine.dump(again))))
+    assert engine.dump(restored) == engine.dump(again), f"{where}: the state does not round-trip"
+    if play_on:
+        check_views(engine, again, players)
+    rng = random.Random(seed)
+    position = again
+    for _ in range(play_on):
+        check_waiting(engine, position, players)
+        acting = engine.to_act(position)
+        if not acting:
+            break
+        mover = rng.choice(sorted(acting))
+        position = engine.apply(position, mover, rng.choice(engine.legal_actions(position, mover)))
+    return again, moved
+
+
+def check_resample(
+    engine: Engine[Any],
+    bots: dict[str, Any],
+    seed: int = 0,
+    *,
+    per_kind: int = 2,
+    rate: float = 0.02,
+    runs: int | None = None,
+    play_on: int = 20,
+) -> ResampleReport:
+    """Over positions sampled across whole random matches of `bot_runs` (every phase, every player
+    count, the option grid; the first `runs` of them when given): every seat's re-deal passes
+    `check_resampled`, and every bot of `bots`, built with the same seed, chooses the same for
+    each acting seat in the real position and in its re-deal (each shown a deep copy), and a bot
+    that takes optional actions offers the same `optional` one to every other seat that has some.
+    A bot that reads what its seat may not see, or lets a floating-point tie or an iteration order
+    decide, shows up in `changed`; the caller asserts it is empty."""
+    report = ResampleReport(decisions={name: 0 for name in bots}, changed={name: [] for name in bots})
+    chosen_runs = bot_runs(engine)[:runs] if runs is not None else bot_runs(engine)
+    for run, (players, raw) in enumerate(chosen_runs):
+        match_seed = seed * 1000 + run
+        options = engine.spec.parse_options(raw)
+        positions = sample_positions(engine, players, match_seed, options, per_kind=per_kind, rate=rate)
+        for number, state in enumerate(positions):
+            report.positions += 1
+            acting = engine.to_act(state)
+            for seat in range(players):
+                resample_seed = (match_seed * 10_000 + number) * 16 + seat
+                again, moved = check_resampled(engine, state, seat, resample_seed, play_on=play_on)
+                report.resamples += 1
+                report.differ += engine.dump(again) != engine.dump(state)
+                report.moved += moved
+                legal = engine.legal_actions(state, seat)
+                if seat not in acting and not legal:
+                    continue
+                for name, bot_class in bots.items():
+                    if seat in acting:
+                        ask = "choose"
+                    elif takes_optional_actions(bot_class):
+                        ask = "optional"  # a seat outside to_act with optional actions
+                    else:
+                        continue
+                    real = getattr(bot_class(engine, match_seed), ask)(copy.deepcopy(state), seat)
+                    dealt = getattr(bot_class(engine, match_seed), ask)(copy.deepcopy(again), seat)
+                    report.decisions[name] += 1
+                    fine = is_listed(dealt, legal) or (ask == "optional" and dealt is None)
+                    if real != dealt or not fine:
+                        report.changed[name].append(
+                            f"{engine.spec.id} bot {name!r}, {players} players {raw}, match seed"
+                            f" {match_seed}, position {number}, seat {seat}, {ask}: {real} became {dealt}"
+                        )
+    return report

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,49 @@ class Starter:
         return {"option": self.option, "question": self.question}
 
 
+Reaching = Literal["ends_game", "wins"]
+"""What reaching the goal means: the game ends (after the round in which a total reaches it; the
+`winner` rule then decides), or the seat that reaches it wins at once."""
+
+
+@dataclass(frozen=True)
+class Goal:
+    """The total that ends the game, as every view carries it: `view[view_key]`, an integer.
+
+    `option` names the option that sets it when the room chooses it (the lobby's "Play to"); None
+    when the game derives it (Mokuru's Grandmaster is one step past the last belt of the set played).
+    """
+
+    view_key: str
+    reaching: Reaching
+    option: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"view_key": self.view_key, "reaching": self.reaching, "option": self.option}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where each seat's standing now is read off the view, when it moves within a round: the list
+    `view[view_key]` (one entry per seat, in seat order), each entry's `key` (None: the entry is the
+    number). A game without one is read off the score pad's totals."""
+
+    view_key: str
+    key: str | None = None
+
+    def read(self, view: dict[str, Any]) -> list[Any] | None:
+        """Each seat's standing in `view`, or None when the view does not carry the list."""
+        entries = view.get(self.view_key)
+        if not isinstance(entries, list):
+            return None
+        if self.key is None:
+            return list(entries)
+        return [e.get(self.key) if isinstance(e, dict) else None for e in entries]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"view_key": self.view_key, "key": self.key}
+
+
 def seat_option(options: Options, name: str, players: int) -> int | None:
     """The seat a who-starts option names, checked against the real player count.
 
@@ -87,8 +131,27 @@ class GameSpec:
     starter: Starter | None = None
     # The game's validated card tables, for its rules page (JSON-ready, a fresh copy per call).
     data: Callable[[], dict[str, Any]] = no_data
+    # Some view hides a card at some point (`hidden_ids` not always empty); the safe default.
+    hides_information: bool = True
+    # Around one device the table is handed over uncovered: a seat sees more than a spectator only
+    # while it is to act (it holds the device then). None: open exactly when nothing is hidden.
+    open_table: bool | None = None
+    # The bot kind (a key of the game's BOTS) a bot seat gets, and the one that stands in when a
+    # bot's moves keep failing; the registry checks both against BOTS when it loads the game.
+    default_bot: str = "random"
+    fallback_bot: str = "random"
+    goal: Goal | None = None
+    standing: Standing | None = None
 
     def __post_init__(self) -> None:
+        if self.open_table is None:
+            object.__setattr__(self, "open_table", not self.hides_information)
+        elif not self.open_table and not self.hides_information:
+            raise ValueError(f"{self.id}: a game that hides nothing has an open table")
+        if self.goal is not None and self.goal.reaching not in get_args(Reaching):
+            raise ValueError(f"{self.id}: goal.reaching must be one of {get_args(Reaching)}")
+        if self.goal is not None and self.goal.option not in (None, *self.options_model.model_fields):
+            raise ValueError(f"{self.id}: the goal option {self.goal.option!r} is not an option")
         if self.winner not in get_args(Winner):
             raise ValueError(f"{self.id}: winner must be one of {get_args(Winner)}, not {self.winner!r}")
         if self.panel not in get_args(Panel):
@@ -113,6 +176,12 @@ class GameSpec:
             "winner": self.winner,
             "panel": self.panel,
             "starter": self.starter.to_json() if self.starter is not None else None,
+            "hides_information": self.hides_information,
+            "open_table": self.open_table,
+            "default_bot": self.default_bot,
+            "fallback_bot": self.fallback_bot,
+            "goal": self.goal.to_json() if self.goal is not None else None,
+            "standing": self.standing.to_json() if self.standing is not None else None,
         }
 
     def check_players(self, players: int) -> None:
@@ -271,6 +340,24 @@ class Engine(ABC, Generic[S]):
     def round_number(self, state: S) -> int:
         """1-based round in play; the server snapshots when it changes."""
         return 1
+
+    @abstractmethod
+    def resample(self, state: S, seat: int, rng: random.Random) -> S:
+        """A new state `seat` cannot tell from `state`, its hidden part dealt again from `rng`.
+
+        Equal to `state` in everything `seat` may see or remember: its own hand, every public
+        card, the public history and log, the scores, whose turn it is, the options, and every
+        card the seat saw once and still knows the place of (a card drawn from a face-up pile, a
+        card gone face down after it was shown). Everything else (the other hands, the order of
+        the deck, face-down cards the seat never saw) is dealt again consistently: the same cards
+        (ids included, none invented or dropped), as many in each hidden place as before, and a
+        position the rules can reach that agrees with every public deduction (a suit a player
+        showed it lacks stays out of its hand). So `view(resample(s, seat, rng), seat) ==
+        view(s, seat)`, and a fair bot chooses the same for both (the conformance suite checks
+        both, `engines.core.conformance.check_resample`).
+
+        Pure: never edits `state`; the same `rng` state gives the same result.
+        """
 
     def public_action(self, action: Action, seat: int, viewer: int | None) -> Action:
         """The action as `viewer` may read it in the log. Every action in our

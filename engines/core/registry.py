@@ -11,7 +11,7 @@ import importlib
 import re
 from typing import Any
 
-from .protocol import Engine
+from .protocol import Engine, GameSpec
 
 # Game ids are public URL segments and file names (templates/rules/<id>.html).
 GAME_ID = re.compile(r"^[a-z][a-z0-9-]{0,40}$")
@@ -76,6 +76,21 @@ def game_ids() -> list[str]:
     return list(_MODULES)
 
 
+def check_bots(spec: GameSpec, bots: dict[str, Any]) -> None:
+    """The descriptor's bot kinds are bots of the game: every BOTS entry a class with `choose`,
+    and `default_bot` and `fallback_bot` among them."""
+    for kind, bot_class in bots.items():
+        if (
+            not isinstance(kind, str)
+            or not isinstance(bot_class, type)
+            or not callable(getattr(bot_class, "choose", None))
+        ):
+            raise TypeError(f"{spec.id}: BOTS[{kind!r}] must be a bot class with choose(state, seat)")
+    for field, kind in (("default_bot", spec.default_bot), ("fallback_bot", spec.fallback_bot)):
+        if kind not in bots:
+            raise ValueError(f"{spec.id}: {field} {kind!r} is not one of its BOTS ({', '.join(bots)})")
+
+
 def _module(game_id: str) -> Any:
     loaded = _LOADED.get(game_id)
     if loaded is not None:
@@ -90,6 +105,7 @@ def _module(game_id: str) -> Any:
         raise TypeError(f"{name} must define ENGINE (an Engine) and BOTS (a dict of bot classes)")
     if engine.spec.id != game_id:
         raise ValueError(f"{name} plays {engine.spec.id!r}, registered as {game_id!r}")
+    check_bots(engine.spec, module.BOTS)
     _LOADED[game_id] = module
     return module
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +12,7 @@ from engines.core import (
     Action,
     Engine,
     GameSpec,
+    Goal,
     Options,
     Result,
     Rng,
@@ -183,6 +185,10 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         panel="points",
         starter=Starter(option="first_player", question="Who last saw a whale?"),
         data=rules_data,
+        hides_information=True,
+        default_bot="strong",
+        fallback_bot="random",
+        goal=Goal(view_key="target", reaching="ends_game", option="target"),
     )
 
     # -- setup and flow -------------------------------------------------
@@ -489,6 +495,32 @@ class MobyTrickEngine(Engine[MobyTrickState]):
                     hidden.add(state.set_aside[s])
         return frozenset(hidden)
 
+    def resample(self, state: MobyTrickState, seat: int, rng: random.Random) -> MobyTrickState:
+        """The other seats' hands, their first bonuses still face down and the cards set aside at
+        the deal, dealt again (see `Engine.resample`). Every other card stays: the trick, the
+        bonuses, the discard pile, and every pearl pile (a seat that watched knows each card that
+        went into one: the rest of a trick, the top of the discard pile, a cashed pearl bonus).
+        Each hidden place keeps its count, no hand gets a family its owner showed it lacks
+        (`voids`), and a face-down first bonus is never a 5. The seed of the next deals is drawn
+        again too."""
+        check_seat(seat, state.players)
+        s = state.clone()
+        s.rng = Rng(rng.getrandbits(64), s.rng.counter)
+        others = [o for o in range(s.players) if o != seat]
+        asides = [o for o in others if s.set_aside[o] != NO_CARD]
+        everything = frozenset(c.family for c in CARDS)
+        places = [(len(s.hands[o]), everything - set(s.voids[o])) for o in others]
+        places += [(1, everything - {None}) for _ in asides]
+        places.append((len(s.undealt), everything))
+        pool = [c for o in others for c in s.hands[o]] + [s.set_aside[o] for o in asides] + s.undealt
+        dealt = _deal_hidden(pool, places, rng)
+        for o, cards in zip(others, dealt, strict=False):
+            s.hands[o] = sorted(cards)
+        for o, cards in zip(asides, dealt[len(others) :], strict=False):
+            (s.set_aside[o],) = cards
+        s.undealt = sorted(dealt[-1])
+        return s
+
     def public_action(self, action: Action, seat: int, viewer: int | None) -> Action:
         # A first bonus is picked in secret and revealed when all have picked; the log
         # cannot tell when that happened, so it never shows another seat's pick.
@@ -514,6 +546,54 @@ class MobyTrickEngine(Engine[MobyTrickState]):
 
     def load(self, data: dict[str, Any]) -> MobyTrickState:
         return CODEC.load(data)
+
+
+def _deal_hidden(
+    pool: list[int], places: list[tuple[int, frozenset[str | None]]], rng: random.Random
+) -> list[list[int]]:
+    """Deal `pool` into `places` (how many cards each takes, and the families it may take; None is
+    the 5s): card by card in a random order, each to a place with room for it chosen with odds by
+    that room (so with no limits every deal is equally likely), among the places that leave the
+    rest dealable. The pool came from a real deal, so some deal fits."""
+    families = sorted({CARDS[c].family for c in pool}, key=lambda f: (f is None, f or ""))
+    bit = {family: 1 << i for i, family in enumerate(families)}
+    accepts = [sum(bit[f] for f in families if f in allowed) for _, allowed in places]
+    room = [size for size, _ in places]
+    subsets = range(1, 1 << len(families))
+    # Hall's condition, kept per set of families: the room of the places taking one of them, less
+    # the cards of those families still to deal. Some deal fits exactly when no slack is negative.
+    slack = {
+        subset: sum(r for r, a in zip(room, accepts, strict=True) if a & subset)
+        - sum(1 for c in pool if bit[CARDS[c].family] & subset)
+        for subset in subsets
+    }
+    if min(slack.values(), default=0) < 0:
+        raise ValueError("the hidden cards fit no deal the public deductions allow")
+    touching = [[subset for subset in subsets if a & subset] for a in accepts]
+    cards = sorted(pool)
+    rng.shuffle(cards)
+    dealt: list[list[int]] = [[] for _ in places]
+    for card in cards:
+        mine = bit[CARDS[card].family]
+        for subset in subsets:
+            if subset & mine:
+                slack[subset] += 1  # one card of these families fewer to deal
+        # Putting it in place i takes one room from every set of families the place takes.
+        choices = [
+            i
+            for i, a in enumerate(accepts)
+            if room[i] and a & mine and all(slack[subset] > 0 for subset in touching[i])
+        ]
+        pick = rng.randrange(sum(room[i] for i in choices))
+        for chosen in choices:
+            pick -= room[chosen]
+            if pick < 0:
+                break
+        room[chosen] -= 1
+        for subset in touching[chosen]:
+            slack[subset] -= 1
+        dealt[chosen].append(card)
+    return dealt
 
 
 def _upgrade(data: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +12,7 @@ from engines.core import (
     Action,
     Engine,
     GameSpec,
+    Goal,
     Options,
     Result,
     Rng,
@@ -32,6 +34,8 @@ VALUE: tuple[int, ...] = tuple(c.value for c in CARDS)
 COLOUR: tuple[str, ...] = tuple(c.colour for c in CARDS)
 
 EVENTS_KEPT = 40
+# `MojoState.origin` of a card every seat saw go into a hand (drawn from a discard pile).
+PUBLIC = -1
 ZERO, PLUS10 = "zero", "plus10"
 # The Mojo card's arrows: its 0 face turns play clockwise (seat numbers going
 # up), its +10 face counter-clockwise. See docs/rules-decisions.md.
@@ -82,6 +86,11 @@ class MojoState:
     events: list[dict[str, Any]] = field(default_factory=list)  # the newest EVENTS_KEPT, oldest first
     event_seq: int = 0  # seq of the last event logged in the match
     over: bool = False
+    # Per card id: the shuffle (numbered over the match, 0 = the first) that last put it into the
+    # draw pile, or PUBLIC once every seat saw it go into a hand. Public knowledge: a seat that
+    # watched the table knows which cards each shuffle took, so `resample` deals hidden cards
+    # again only among cards of the same shuffle (and never moves a PUBLIC card in a hand).
+    origin: list[int] = field(default_factory=lambda: [0] * len(CARDS))
 
     def clone(self) -> MojoState:
         return CODEC.clone(self)
@@ -140,6 +149,10 @@ class MojoEngine(Engine[MojoState]):
         panel="points",
         starter=Starter(option="first_seat", question="Who starts?"),
         data=rules_data,
+        hides_information=True,
+        default_bot="strong",
+        fallback_bot="random",
+        goal=Goal(view_key="target", reaching="ends_game", option="target"),
     )
 
     # -- setup --------------------------------------------------------------
@@ -166,6 +179,7 @@ class MojoEngine(Engine[MojoState]):
         def deal_one() -> int:
             if not s.draw_pile:
                 # Between rounds every card on the table is discarded, so the whole pool is reshuffled.
+                _mark_shuffle(s, pool)
                 s.draw_pile = s.rng.shuffled(pool)
                 pool.clear()
             return s.draw_pile.pop()
@@ -262,6 +276,7 @@ class MojoEngine(Engine[MojoState]):
             if not other:
                 other.append(played.pop())
             s.hands[seat].append(card)
+            s.origin[card] = PUBLIC  # everyone saw it on top of the pile: its place is no secret
             self._event(s, {"type": "draw", "seat": seat, "source": "pile", "card": CARDS[card].face()})
             return
         if not s.draw_pile:
@@ -277,6 +292,7 @@ class MojoEngine(Engine[MojoState]):
         """Every discard but the top card(s) becomes the new draw pile."""
         pool = [c for p in s.discard_piles for c in p[:-1]]
         s.discard_piles = [p[-1:] for p in s.discard_piles]
+        _mark_shuffle(s, pool)
         s.draw_pile = s.rng.shuffled(pool)
         self._event(s, {"type": "reshuffle", "count": len(pool)})
 
@@ -361,12 +377,7 @@ class MojoEngine(Engine[MojoState]):
         check_seat(seat, s.players)
         # Logged events never change, so the view hands them on as they are (the fan-out builds a view
         # per viewer per move: copying 40 events each time was a fifth of the server's work).
-        events = [
-            {k: v for k, v in e.items() if k != "card"}
-            if e["type"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
-            else e
-            for e in s.events
-        ]
+        events = _events_seen_by(s.events, seat)
         return {
             "game": "mojo",
             "seat": seat,
@@ -404,6 +415,35 @@ class MojoEngine(Engine[MojoState]):
             "last_round": json_copy(s.last_round),
         }
 
+    def resample(self, state: MojoState, seat: int, rng: random.Random) -> MojoState:
+        """The draw pile and the other seats' hands and face-down cards dealt again (see
+        `Engine.resample`). What stays: the seat's own cards, both discard piles whole (every card
+        in them was played face up, or counted face up at a round's end), the revealed cards, and
+        a card another seat drew from a discard pile (`PUBLIC`). The rest moves only among cards
+        of one shuffle (`origin`): a seat that watched a reshuffle knows which cards it took, and
+        that a hand which has not drawn since holds none of them. Every place keeps its count;
+        the seed of the future shuffles is drawn again too (it is no more public than the deck),
+        and the log keeps only what the seat read in it: the cards others drew from the deck go,
+        as they would no longer match the hands.
+        """
+        check_seat(seat, state.players)
+        s = state.clone()
+        s.rng = Rng(rng.getrandbits(64), s.rng.counter)
+        s.events = _events_seen_by(s.events, seat)
+        others = [o for o in range(s.players) if o != seat]
+        places = [s.draw_pile, *(s.hands[o] for o in others), *(s.face_down[o] for o in others)]
+        slots: dict[int, list[tuple[list[int], int]]] = {}
+        for place in places:
+            for i, card in enumerate(place):
+                if s.origin[card] != PUBLIC:
+                    slots.setdefault(s.origin[card], []).append((place, i))
+        for shuffle in sorted(slots):
+            cards = sorted(place[i] for place, i in slots[shuffle])
+            rng.shuffle(cards)
+            for (place, i), card in zip(slots[shuffle], cards, strict=True):
+                place[i] = card
+        return s
+
     # -- persistence --------------------------------------------------------
     def dump(self, state: MojoState) -> dict[str, Any]:
         return CODEC.dump(state)
@@ -415,7 +455,27 @@ class MojoEngine(Engine[MojoState]):
 def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
     """States stored before events had seq/type (their events said "kind")."""
     data["events"], data["event_seq"] = upgrade_events(data["events"], "kind", data.get("event_seq"))
+    # States stored before origins were kept: one shuffle for all (a card drawn from a pile since is
+    # then dealt again by resample like any hidden card; the engine's play does not read origins).
+    data.setdefault("origin", [0] * len(CARDS))
     return data
+
+
+def _events_seen_by(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The log as `seat` reads it: the card someone else drew from the deck is not named."""
+    return [
+        {k: v for k, v in e.items() if k != "card"}
+        if e["type"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
+        else e
+        for e in events
+    ]
+
+
+def _mark_shuffle(s: MojoState, pool: list[int]) -> None:
+    """Note that `pool` goes into the draw pile by a new shuffle."""
+    number = max(s.origin) + 1
+    for card in pool:
+        s.origin[card] = number
 
 
 CODEC = StateCodec(MojoState, upgrade=_upgrade)

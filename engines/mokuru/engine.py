@@ -8,6 +8,7 @@ docs/rules-decisions.md for every reading of the rulebook taken here.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal
@@ -18,11 +19,14 @@ from engines.core import (
     Action,
     Engine,
     GameSpec,
+    Goal,
     Options,
     Result,
     Rng,
     Scorepad,
+    Standing,
     Starter,
+    StateCodec,
     check_seat,
     json_copy,
     log_event,
@@ -136,45 +140,11 @@ class MokuruState:
         return len(self.belt_names)
 
 
-def clone(state: MokuruState) -> MokuruState:
-    """A copy sharing nothing the engine mutates (logged events are never changed, so shared)."""
-    trick = state.trick
-    return MokuruState(
-        players=state.players,
-        rng=Rng(state.rng.seed, state.rng.counter),
-        witness=state.witness,
-        belt_names=state.belt_names,
-        phase=state.phase,
-        difficulty=list(state.difficulty),
-        belts=list(state.belts),
-        kept=[list(k) for k in state.kept],
-        imposed=[[dict(r) for r in q] for q in state.imposed],
-        darkness=[{**d, "waiting": list(d["waiting"])} for d in state.darkness],
-        deck=list(state.deck),
-        discard=list(state.discard),
-        masters=list(state.masters),
-        master_discard=list(state.master_discard),
-        turn=state.turn,
-        turns=state.turns,
-        first_draw=state.first_draw,
-        draw_mode=state.draw_mode,
-        action_used=state.action_used,
-        mini_now=state.mini_now,
-        mini_next=list(state.mini_next),
-        choosing=state.choosing,
-        effect=dict(state.effect) if state.effect is not None else None,
-        pending=dict(state.pending) if state.pending is not None else None,
-        trick=(
-            {**trick, "players": list(trick["players"]), "tries": list(trick["tries"])}
-            if trick is not None
-            else None
-        ),
-        claim=dict(state.claim) if state.claim is not None else None,
-        winner=state.winner,
-        marks=state.marks,  # rows are appended, never changed: a new list is made on append
-        seq=state.seq,
-        events=list(state.events),
-    )
+CODEC = StateCodec(MokuruState)
+"""dump/load/clone read off MokuruState's fields. The dicts in it (the trick in play, the Darkness
+tricks, the imposed tricks, the effect, the pending effect, the claim) are values: the rules
+replace them, never edit them in place, so a clone may share them with the state it came from.
+The dumped JSON is the shape stored matches hold (one key per field, the Rng as [seed, counter])."""
 
 
 def tries_for(state: MokuruState, seat: int) -> int:
@@ -245,6 +215,14 @@ class MokuruEngine(Engine[MokuruState]):
             question="Who is the most senior in a martial art (or else the youngest)?",
         ),
         data=rules_data,
+        # The decks are face down, and Darkness shows the tricks deck to the possessed player alone,
+        # while they choose: that player holds the device then, so around one device it stays open.
+        hides_information=True,
+        open_table=True,
+        default_bot="strong",
+        fallback_bot="random",
+        goal=Goal(view_key="grandmaster", reaching="wins"),
+        standing=Standing(view_key="seats", key="belt"),
     )
 
     # -- setup ------------------------------------------------------------
@@ -353,7 +331,7 @@ class MokuruEngine(Engine[MokuruState]):
         return []
 
     def _apply(self, state: MokuruState, seat: int, action: Action) -> MokuruState:
-        state = clone(state)
+        state = CODEC.clone(state)
         self.advance(state, seat, action)
         return state
 
@@ -486,9 +464,10 @@ class MokuruEngine(Engine[MokuruState]):
             return
         if state.first_draw:
             state.first_draw = False
-            for entry in state.darkness:
+            for n, entry in enumerate(state.darkness):
                 if seat in entry["waiting"]:
-                    entry["waiting"].remove(seat)
+                    waiting = [s for s in entry["waiting"] if s != seat]
+                    state.darkness[n] = {**entry, "waiting": waiting}
                     self._begin_trick(state, entry["card"], FROM_DARKNESS)
                     return
             if state.imposed[seat]:
@@ -575,9 +554,8 @@ class MokuruEngine(Engine[MokuruState]):
         if choosing == "battle":
             trick = state.trick
             assert trick is not None
-            trick["fresh"] = False
-            trick["players"] = [seat, target]
-            trick["tries"] = [1, 1]  # a race: each racer finishes or drops out once
+            # A race: each racer finishes or drops out once.
+            state.trick = {**trick, "fresh": False, "players": [seat, target], "tries": [1, 1]}
             state.phase = BATTLE
             return
         state.phase = DRAW
@@ -734,7 +712,7 @@ class MokuruEngine(Engine[MokuruState]):
     def _report(self, state: MokuruState, seat: int, outcome: str) -> None:
         trick = state.trick
         assert trick is not None
-        trick["fresh"] = False
+        state.trick = {**trick, "fresh": False}
         self._log(state, {"type": "report", "seat": seat, "outcome": outcome})
         if outcome == "missed":
             self._missed(state, seat)
@@ -775,7 +753,7 @@ class MokuruEngine(Engine[MokuruState]):
                 self._to_white(state, victim, "the_doom")
             self._end_turn(state)
         else:  # marathon: stayed in, the next player goes
-            trick["at"] = (trick["at"] + 1) % len(trick["players"])
+            state.trick = {**trick, "at": (trick["at"] + 1) % len(trick["players"])}
 
     def _missed(self, state: MokuruState, seat: int) -> None:
         trick = state.trick
@@ -787,31 +765,35 @@ class MokuruEngine(Engine[MokuruState]):
             self._to_white(state, seat, "the_doom")
             self._end_turn(state)
             return
+        players, tries = list(trick["players"]), list(trick["tries"])
         if mode in ("battle", "marathon"):
-            trick["players"].pop(at)
-            trick["tries"].pop(at)
+            players.pop(at)
+            tries.pop(at)
+            due = trick["at"]
+            if mode == "marathon" and due >= len(players):
+                due = 0
+            state.trick = {**trick, "players": players, "tries": tries, "at": due}
             self._log(state, {"type": "out", "seat": seat, "mode": mode})
             if mode == "marathon":
-                if trick["at"] >= len(trick["players"]):
-                    trick["at"] = 0
-                if len(trick["players"]) == 1:
-                    last = trick["players"][0]
+                if len(players) == 1:
+                    last = players[0]
                     self._log(state, {"type": "winner", "seat": last, "mode": mode})
                     self._contest_won(state, last, mode)
-            elif not trick["players"]:
+            elif not players:
                 self._log(state, {"type": "winner", "seat": None, "mode": mode})
                 self._end_turn(state)
             return
-        trick["tries"][at] -= 1
+        tries[at] -= 1
+        state.trick = {**trick, "tries": tries}
         if mode == "duel":
             other = 1 - at
-            if trick["tries"][other] > 0:
-                trick["at"] = other
-            elif trick["tries"][at] <= 0:
+            if tries[other] > 0:
+                state.trick = {**trick, "tries": tries, "at": other}
+            elif tries[at] <= 0:
                 self._log(state, {"type": "winner", "seat": None, "mode": mode})
                 self._end_turn(state)
             return
-        if trick["tries"][at] > 0:
+        if tries[at] > 0:
             return
         if own_immunity_allowed(state, seat):
             state.phase = SPENT
@@ -929,6 +911,22 @@ class MokuruEngine(Engine[MokuruState]):
             hidden.update(c for c in state.deck if not CARDS[c].is_trick)
         return frozenset(hidden)
 
+    def resample(self, state: MokuruState, seat: int, rng: random.Random) -> MokuruState:
+        """The same match with both decks in another order and another seed for later shuffles.
+
+        Every card is face up from the moment it is drawn (kept, imposed, Darkness and discarded
+        cards, the trick in play: all in every view), so what each deck holds is public; only the
+        order of the tricks deck and of the master deck is hidden, from every seat alike (the
+        possessed player looks through the tricks deck sorted, never in order). The seed is hidden
+        too: it decides the shuffles to come.
+        """
+        check_seat(seat, state.players)
+        new = CODEC.clone(state)
+        rng.shuffle(new.deck)
+        rng.shuffle(new.masters)
+        new.rng = Rng(rng.getrandbits(64), state.rng.counter)
+        return new
+
     def scorepad(self, state: MokuruState) -> Scorepad:
         """Belts won (or lost) in each finished round; the totals are the belts now.
 
@@ -944,72 +942,10 @@ class MokuruEngine(Engine[MokuruState]):
 
     # -- persistence ------------------------------------------------------
     def dump(self, state: MokuruState) -> dict[str, Any]:
-        return {
-            "players": state.players,
-            "rng": state.rng.dump(),
-            "witness": state.witness,
-            "belt_names": list(state.belt_names),
-            "phase": state.phase,
-            "difficulty": list(state.difficulty),
-            "belts": list(state.belts),
-            "kept": [list(k) for k in state.kept],
-            "imposed": json_copy(state.imposed),
-            "darkness": json_copy(state.darkness),
-            "deck": list(state.deck),
-            "discard": list(state.discard),
-            "masters": list(state.masters),
-            "master_discard": list(state.master_discard),
-            "turn": state.turn,
-            "turns": state.turns,
-            "first_draw": state.first_draw,
-            "draw_mode": state.draw_mode,
-            "action_used": state.action_used,
-            "mini_now": state.mini_now,
-            "mini_next": list(state.mini_next),
-            "choosing": state.choosing,
-            "effect": json_copy(state.effect),
-            "pending": json_copy(state.pending),
-            "trick": json_copy(state.trick),
-            "claim": json_copy(state.claim),
-            "winner": state.winner,
-            "marks": [list(m) for m in state.marks],
-            "seq": state.seq,
-            "events": json_copy(state.events),
-        }
+        return CODEC.dump(state)
 
     def load(self, data: dict[str, Any]) -> MokuruState:
-        return MokuruState(
-            players=int(data["players"]),
-            rng=Rng.load(data["rng"]),
-            witness=bool(data["witness"]),
-            belt_names=[str(b) for b in data["belt_names"]],
-            phase=str(data["phase"]),
-            difficulty=list(data["difficulty"]),
-            belts=[int(b) for b in data["belts"]],
-            kept=[[int(c) for c in k] for k in data["kept"]],
-            imposed=json_copy(data["imposed"]),
-            darkness=json_copy(data["darkness"]),
-            deck=[int(c) for c in data["deck"]],
-            discard=[int(c) for c in data["discard"]],
-            masters=[int(c) for c in data["masters"]],
-            master_discard=[int(c) for c in data["master_discard"]],
-            turn=int(data["turn"]),
-            turns=int(data["turns"]),
-            first_draw=bool(data["first_draw"]),
-            draw_mode=str(data["draw_mode"]),
-            action_used=bool(data["action_used"]),
-            mini_now=bool(data["mini_now"]),
-            mini_next=[bool(m) for m in data["mini_next"]],
-            choosing=data["choosing"],
-            effect=json_copy(data["effect"]),
-            pending=json_copy(data["pending"]),
-            trick=json_copy(data["trick"]),
-            claim=json_copy(data["claim"]),
-            winner=data["winner"],
-            marks=[[int(b) for b in m] for m in data["marks"]],
-            seq=int(data["seq"]),
-            events=json_copy(data["events"]),
-        )
+        return CODEC.load(data)
 
 
 __all__ = ["LEVELS", "MokuruEngine", "MokuruOptions", "MokuruState"]

@@ -1,11 +1,12 @@
 """Mooki Island bots: the generic random bot and a collector that weighs the trophy races.
 
 The strong bot decides from its own view plus its memory of what it has seen. The
-server builds a fresh bot for every turn, so the memory is rebuilt each time from the
-state, limited to what this seat saw happen: the face each card was placed on (every
-placement is public when it is made) and both faces of the cards the seat drew itself
-(its own Mookies and the Spiders it sent). It never reads a pile below its top or the
-face of a card the opponent drew and did not show.
+server builds a fresh bot for every turn, so the memory is rebuilt each time, from the
+engine's `memory(state, seat)`: what this seat saw happen, the face each card was placed
+on (every placement is public when it is made) and both faces of the cards the seat drew
+itself (its own Mookies and the Spiders it sent). The bot reads nothing else of the state
+than its view and that memory, so a position dealt again by `resample` for this seat leads
+to the same choice (tests/engines/mooki_island/test_resample.py).
 """
 
 from __future__ import annotations
@@ -19,9 +20,28 @@ from typing import Any
 from engines.core import Action, Engine, RandomBot
 
 from .cards import BOX, FAMILIES, SPIDER, Face
-from .engine import LOWER, UPPER, MookiIslandState, family_counts, flip, other, spider_count
+from .engine import LOWER, UPPER, MookiIslandEngine, MookiIslandState, other
 
 STARS = {t.family: t.stars for t in BOX.trophies}
+PLACES = 9  # decimals a value is compared to: values closer than that are a tie, broken by a fixed key
+
+Pair = tuple[Face, Face]
+
+
+def face_order(face: Face) -> tuple[str, str]:
+    return (face.kind, face.family or "")
+
+
+def pair_of(a: Face, b: Face) -> Pair:
+    """A card's two faces, in a fixed order (cards with the same two faces look alike)."""
+    return (a, b) if face_order(a) <= face_order(b) else (b, a)
+
+
+# Every kind of card in the box and its copies, in a fixed order.
+BOX_PAIRS: list[tuple[Pair, int]] = sorted(
+    Counter(pair_of(BOX.faces[2 * c], BOX.faces[2 * c + 1]) for c in range(BOX.cards)).items(),
+    key=lambda item: (face_order(item[0][0]), face_order(item[0][1])),
+)
 
 
 @dataclass
@@ -30,23 +50,35 @@ class Memory:
 
     counts: list[dict[str, int]]  # Mookies per family in each collection
     spiders: list[int]
-    own_cards: set[int]  # data card numbers this seat has held (both faces known)
-
-
-def remember(state: MookiIslandState, seat: int) -> Memory:
-    mine, theirs = state.collections[seat], state.collections[other(seat)]
-    drawn_by_me = [f for f in mine if BOX.faces[f].kind != SPIDER] + [
-        f for f in theirs if BOX.faces[f].kind == SPIDER
-    ]
-    return Memory(
-        counts=[family_counts(c) for c in state.collections],
-        spiders=[spider_count(c) for c in state.collections],
-        own_cards={f // 2 for f in drawn_by_me},
-    )
+    own_cards: Counter[Pair]  # the cards this seat has held (both faces known), by their two faces
 
 
 def face_of(shown: dict[str, Any]) -> Face:
     return Face(shown["kind"], shown.get("family"))
+
+
+def remember(engine: Engine[Any], state: MookiIslandState, seat: int) -> Memory:
+    """The seat's memory, from what the engine says it saw (never from the state itself)."""
+    assert isinstance(engine, MookiIslandEngine)
+    seen = engine.memory(state, seat)["collections"]
+    counts = [dict.fromkeys(FAMILIES, 0) for _ in seen]
+    spiders = [0 for _ in seen]
+    own: Counter[Pair] = Counter()
+    for owner, collection in enumerate(seen):
+        for card in collection:
+            face = face_of(card["face"])
+            if face.family is not None:
+                counts[owner][face.family] += face.worth
+            else:
+                spiders[owner] += 1
+            if card["back"] is not None:
+                own[pair_of(face, face_of(card["back"]))] += 1
+    return Memory(counts=counts, spiders=spiders, own_cards=own)
+
+
+def settled(value: float) -> float:
+    """`value` as choices compare it: sums of the same terms in another order are equal."""
+    return round(value, PLACES)
 
 
 def _sigmoid(x: float) -> float:
@@ -78,7 +110,7 @@ class CollectorBot:
             # The Spider takes the trophy that costs the fewest stars.
             return min(legal, key=lambda a: (STARS[a["family"]], FAMILIES.index(a["family"])))
         view = self.engine.view(state, seat)
-        memory = remember(state, seat)
+        memory = remember(self.engine, state, seat)
         left = sum(p["count"] for p in view["piles"])
         shortest = min(p["count"] for p in view["piles"])
         to_come = min(left, 2 * shortest + 1)
@@ -86,26 +118,33 @@ class CollectorBot:
             faces = {UPPER: face_of(view["drawn"][UPPER]), LOWER: face_of(view["drawn"][LOWER])}
             return max(
                 legal,
-                key=lambda a: (self.value_after(memory, seat, faces[a["side"]], to_come), a["side"] == UPPER),
+                key=lambda a: (
+                    settled(self.value_after(memory, seat, faces[a["side"]], to_come)),
+                    a["side"] == UPPER,
+                ),
             )
         best: tuple[float, float] | None = None
         choice = legal[0]
         for action in legal:
             top = view["piles"][action["pile"]]["top"]
-            score = self.take_value(memory, seat, face_of(top), to_come)
+            score = settled(self.take_value(memory, seat, face_of(top), to_come))
             key = (score, self.rng.random())
             if best is None or key > best:
                 best, choice = key, action
         return choice
 
     def take_value(self, memory: Memory, seat: int, upper: Face, to_come: int) -> float:
+        # The cards of the box not known to be elsewhere, in a fixed order (never the order the
+        # cards happen to lie in the state, which would change a sum's last digits).
         backs: Counter[Face] = Counter()
-        for card in range(BOX.cards):
-            if card in memory.own_cards:
+        for (a, b), copies in BOX_PAIRS:
+            free = copies - memory.own_cards[a, b]
+            if free <= 0:
                 continue
-            for face in (2 * card, 2 * card + 1):
-                if BOX.faces[face] == upper:
-                    backs[BOX.faces[flip(face)]] += 1
+            if a == upper:
+                backs[b] += free
+            if b == upper:
+                backs[a] += free
         stay = self.value_after(memory, seat, upper, to_come)
         if not backs:
             return stay

@@ -15,6 +15,8 @@ Who may see a face:
 
 from __future__ import annotations
 
+import random
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +45,7 @@ PLAYERS = 2
 FACES = len(BOX.faces)
 CARDS = BOX.cards
 EVENTS_KEPT = 4  # the view holds no history of placements: only the latest turns' events
+RESAMPLE_SWAPS = 30  # random swaps per card when `resample` deals the unseen sides again
 
 TAKE, PLACE, RETURN, OVER = "take", "place", "return", "over"
 UPPER, LOWER = "upper", "lower"
@@ -102,6 +105,56 @@ class MookiIslandState:
         return self.phase in (RETURN, OVER)
 
 
+DEAL_DRAWS = 3  # the draws of `deal`: the face ids, the order of the cards, their sides
+
+
+def deal(rng: Rng) -> tuple[list[int], list[list[int]]]:
+    """The face ids and the two piles (upper faces, bottom first), dealt from `rng`."""
+    face_ids = rng.shuffled(list(range(FACES)))
+    order = rng.shuffled(list(range(CARDS)))
+    sides = rng.randrange(1 << CARDS)
+    uppers = [2 * card + ((sides >> i) & 1) for i, card in enumerate(order)]
+    half = CARDS // 2
+    return face_ids, [uppers[:half], uppers[half:]]
+
+
+def dealt_uppers(state: MookiIslandState) -> dict[int, int] | None:
+    """Card -> the face it was dealt upper side up, read off the state's own seed; None when the
+    seed does not deal this position (a position set up by hand, or one `resample` dealt again).
+
+    Mooki Island draws nothing after the deal, so the seed's last draws are the deal's."""
+    counter = state.rng.counter - DEAL_DRAWS
+    if counter < 0:
+        return None
+    face_ids, piles = deal(Rng(state.rng.seed, counter))
+    if face_ids != state.face_ids:
+        return None
+    if any(pile[: len(now)] != now for pile, now in zip(piles, state.piles, strict=True)):
+        return None
+    uppers = {face // 2: face for pile in piles for face in pile}
+    if state.drawn is not None and uppers[state.drawn // 2] != state.drawn:
+        return None
+    return uppers
+
+
+def drawer_of(face: int, owner: int) -> int:
+    """Who drew the card placed on `face` in `owner`'s collection: a Spider goes to the opponent."""
+    return other(owner) if BOX.faces[face].kind == SPIDER else owner
+
+
+# What a seat knows of the card in one place: nothing, the face shown there, or both faces.
+NOTHING, SHOWN, BOTH = 0, 1, 2
+
+
+def _pair(card: int) -> tuple[str, str]:
+    a, b = BOX.faces[2 * card].label(), BOX.faces[2 * card + 1].label()
+    return (a, b) if a <= b else (b, a)
+
+
+# Each card's two faces, as an unordered pair of labels (cards with equal pairs look alike).
+PAIRS = [_pair(card) for card in range(CARDS)]
+
+
 def family_counts(faces: list[int]) -> dict[str, int]:
     """Mookies per family (a Legendary counts for 2)."""
     counts = dict.fromkeys(FAMILIES, 0)
@@ -137,6 +190,9 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         panel="stars",
         starter=Starter(option="youngest", question="Who is the youngest?"),
         data=rules_data,
+        hides_information=True,
+        default_bot="strong",
+        fallback_bot="random",
     )
 
     # -- setup --------------------------------------------------------------
@@ -146,17 +202,13 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         chosen = seat_option(options, "youngest", players)
         rng = Rng(seed)
         youngest = chosen if chosen is not None else rng.randrange(players)
-        face_ids = rng.shuffled(list(range(FACES)))
-        order = rng.shuffled(list(range(CARDS)))
-        sides = rng.randrange(1 << CARDS)
-        uppers = [2 * card + ((sides >> i) & 1) for i, card in enumerate(order)]
-        half = CARDS // 2
+        face_ids, piles = deal(rng)
         return MookiIslandState(
             youngest=youngest,
             memory_aid=options.memory_aid,
             rng=rng,
             face_ids=face_ids,
-            piles=[uppers[:half], uppers[half:]],
+            piles=piles,
             collections=[[], []],
             current=youngest,
         )
@@ -384,6 +436,124 @@ class MookiIslandEngine(Engine[MookiIslandState]):
             "stars": None if s.stars is None else s.stars[:],
             "winner": s.winner,
         }
+
+    # -- what a seat remembers, and the rest dealt again ----------------------
+    def memory(self, state: MookiIslandState, seat: int) -> dict[str, Any]:
+        """What `seat` saw of both collections, for a player (or bot) with a perfect memory.
+
+        Every card placed, bottom first, with the face it was placed on (that face was on top of
+        its collection, for both players to see, when it was placed), and the other face of each
+        card this seat drew itself (both sides were in its hands); the other face of the cards the
+        opponent drew is None. Nothing here was hidden from `seat` when it happened, and
+        `resample` keeps all of it.
+        """
+        check_seat(seat, PLAYERS)
+        return {
+            "collections": [
+                [
+                    {
+                        "face": self.face_json(state, face),
+                        "back": self.face_json(state, flip(face)) if drawer_of(face, owner) == seat else None,
+                    }
+                    for face in collection
+                ]
+                for owner, collection in enumerate(state.collections)
+            ]
+        }
+
+    def _knowledge(self, state: MookiIslandState, seat: int) -> list[int]:
+        """For each place of a card (see `_places`), what `seat` knows of the card there."""
+        uppers = dealt_uppers(state)
+        known: list[int] = []
+        for pile in state.piles:
+            known.extend(SHOWN if i == len(pile) - 1 else NOTHING for i in range(len(pile)))
+        if state.drawn is not None:
+            known.append(BOTH if seat == state.current else SHOWN)
+        for owner, collection in enumerate(state.collections):
+            for face in collection:
+                if drawer_of(face, owner) == seat:
+                    known.append(BOTH)  # the seat held it: both faces
+                elif uppers is None or uppers[face // 2] != face:
+                    # Placed on its lower side, the seat saw its upper face too (in the pile, then in
+                    # the opponent's hands); without the deal to tell, it may have: kept as it is.
+                    known.append(BOTH)
+                else:
+                    known.append(SHOWN)
+        return known
+
+    @staticmethod
+    def _places(state: MookiIslandState) -> list[int]:
+        """The face shown in each place of a card: piles bottom first, the drawn card, collections."""
+        faces = [face for pile in state.piles for face in pile]
+        if state.drawn is not None:
+            faces.append(state.drawn)
+        return faces + [face for collection in state.collections for face in collection]
+
+    def resample(self, state: MookiIslandState, seat: int, rng: random.Random) -> MookiIslandState:
+        """The same match as `seat` saw it, with every card side it never saw dealt again.
+
+        `seat` knows both faces of each card it drew and of each card the opponent placed on its
+        lower side (the upper one was on the pile); the shown face of each pile's top card, of the
+        card in the opponent's hands and of every card placed; nothing of the cards under the
+        tops. The cards move between places so that each place keeps what the seat knows of it
+        (a card with the same two faces where both are known, a card with the same face where one
+        is, any card, either side up, under the tops), by random swaps that keep that true. Every
+        face the seat saw keeps its id; the other ids of a kind of face are shuffled among the
+        faces of that kind it did not see, so an id still names the same kind of face. The seed
+        is replaced: it would deal the real piles again.
+        """
+        check_seat(seat, PLAYERS)
+        old = self._places(state)
+        known = self._knowledge(state, seat)
+        shown = [BOX.faces[face] for face in old]
+        cards = [face // 2 for face in old]
+        pairs = [PAIRS[card] for card in cards]
+        labels = [face.label() for face in shown]
+
+        def fits(card: int, place: int) -> bool:
+            if known[place] == BOTH:
+                return PAIRS[card] == pairs[place]
+            if known[place] == SHOWN:
+                return labels[place] in PAIRS[card]
+            return True
+
+        count = len(old)
+        for _ in range(RESAMPLE_SWAPS * count):
+            i, j = int(rng.random() * count), int(rng.random() * count)
+            if i != j and fits(cards[j], i) and fits(cards[i], j):
+                cards[i], cards[j] = cards[j], cards[i]
+
+        faces: list[int] = []
+        face_ids: list[int | None] = [None] * FACES
+        for place, card in enumerate(cards):
+            if known[place] == NOTHING:
+                face = 2 * card + rng.randrange(2)
+            else:
+                sides = [f for f in (2 * card, 2 * card + 1) if BOX.faces[f] == shown[place]]
+                face = sides[0] if len(sides) == 1 else rng.choice(sides)
+                face_ids[face] = state.face_ids[old[place]]
+                if known[place] == BOTH:
+                    face_ids[flip(face)] = state.face_ids[flip(old[place])]
+            faces.append(face)
+        # The ids nobody placed yet, by kind of face, go to the faces of that kind without one.
+        free: dict[Face, list[int]] = defaultdict(list)
+        used = {i for i in face_ids if i is not None}
+        for face, face_id in enumerate(state.face_ids):
+            if face_id not in used:
+                free[BOX.faces[face]].append(face_id)
+        for ids in free.values():
+            rng.shuffle(ids)
+        ids_out = [i if i is not None else free[BOX.faces[f]].pop() for f, i in enumerate(face_ids)]
+
+        new = CODEC.clone(state)
+        new.face_ids = ids_out
+        rest = iter(faces)
+        new.piles = [[next(rest) for _ in pile] for pile in state.piles]
+        if state.drawn is not None:
+            new.drawn = next(rest)
+        new.collections = [[next(rest) for _ in collection] for collection in state.collections]
+        new.rng = Rng(rng.getrandbits(64), state.rng.counter)
+        return new
 
     # -- persistence --------------------------------------------------------
     def dump(self, state: MookiIslandState) -> dict[str, Any]:

@@ -34,10 +34,12 @@ export function dueSeat(toAct, held, current) {
 
 /**
  * Whether handing the device from one seat to another must hide the table until the next
- * player taps: always, unless the game's table shows no secrets (its renderer says `openTable`).
+ * player taps: always, unless the game's descriptor (`GET /api/games`) says its table is open
+ * (`open_table`: nothing is hidden, or only from seats while they are not to act). Without a
+ * descriptor the table is covered.
  */
-export function mustPass(from, to, openTable) {
-  return !openTable && from !== null && from !== undefined && from !== to;
+export function mustPass(from, to, game) {
+  return game?.open_table !== true && from !== null && from !== undefined && from !== to;
 }
 
 /** The entry with one more local player (a seat joined from this page). */

@@ -1,9 +1,37 @@
 // The side panel a game's descriptor names (`panel`): a points score pad, stars, or a
-// progress track towards a goal. Each reads the room body's score pad, or the standing the
-// game's table reads off the view when it moves within a round (`live`).
+// progress track towards a goal. Each reads the room body's score pad, or each seat's standing
+// off the view where the descriptor's `standing` says, when it moves within a round (`live`).
+// The goal is read off the view where the descriptor's `goal` says.
 
 import { fill, h } from "./dom.js";
 import { bestTotal, renderScorepad } from "./scorepad.js";
+
+/** The goal the view carries, where the descriptor's `goal` ({ view_key, reaching, option }) says;
+ * null for a game without one (or before there is a view). */
+export function goalOf(game, view) {
+  const key = game?.goal?.view_key;
+  if (!key || !view) return null;
+  const value = view[key];
+  return Number.isInteger(value) ? value : null;
+}
+
+/** Each seat's standing now, read off the view where the descriptor's `standing`
+ * ({ view_key, key }) says; null when the game has none (the score pad's totals count). */
+export function standingOf(game, view) {
+  const where = game?.standing;
+  if (!where || !view || !Array.isArray(view[where.view_key])) return null;
+  const read = view[where.view_key].map((entry) => (where.key === null || where.key === undefined ? entry : entry?.[where.key]));
+  return read.every(Number.isInteger) ? read : null;
+}
+
+/** The goal in words, by what reaching it means (the descriptor's `goal.reaching`): "Play to 50:
+ * the game ends once a total reaches it." or "First to 9 wins."; null without a goal. */
+export function goalWords(game, goal) {
+  if (goal === null || goal === undefined || !game?.goal) return null;
+  if (game.goal.reaching === "wins") return `First to ${goal} wins.`;
+  if (game.goal.reaching === "ends_game") return `Play to ${goal}: the game ends once a total reaches it.`;
+  return null;
+}
 
 export function totalsOf(room, live = null) {
   if (Array.isArray(live) && live.length === room.seats.length) return live;
@@ -64,10 +92,10 @@ function renderProgress(container, room, state, seatName, { goal, live }) {
 const PANELS = { points: renderScorepad, stars: renderStars, progress: renderProgress };
 
 /** Draw the `kind` of panel into `container`; an unknown kind falls back to the score pad.
- * `winner` is the descriptor's rule (it marks the leader); `goal` the total that ends the game,
- * when the game's table names one; `live` each seat's standing now, when the table reads one off
- * the view (else the score pad's totals). */
-export function renderPanel(kind, container, room, state, seatName, { winner = "lowest_total", goal = null, live = null } = {}) {
+ * `winner` is the descriptor's rule (it marks the leader; there is no default: without one no
+ * seat is marked leading); `goal` the total that ends the game (`goalOf`); `live` each seat's
+ * standing now (`standingOf`, else the score pad's totals). */
+export function renderPanel(kind, container, room, state, seatName, { winner, goal = null, live = null } = {}) {
   if (container.dataset.panel !== kind) {
     container.dataset.panel = kind;
     delete container.dataset.key;

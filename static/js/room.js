@@ -5,11 +5,11 @@ import { RoomConnection } from "./connection.js";
 import { dueSeat, heldSeats, mustPass, withLocal } from "./device.js";
 import { fill, h } from "./dom.js";
 import { moveProblem } from "./errors.js";
-import { renderPanel } from "./panels.js";
+import { goalOf, goalWords, renderPanel, standingOf } from "./panels.js";
 import { createPeople } from "./people.js";
 import { initial } from "./people-kit.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
-import { loadTable } from "./table-loader.js";
+import { loadTable, showTableError } from "./table-loader.js";
 import { playerName, seats, setting, storageBlocked } from "./storage.js";
 import { listWords } from "./words.js";
 
@@ -33,8 +33,8 @@ const page = {
   moveErrorTimer: null,
   people: null, // the people parts (people.js): seat links, presence, clocks, chat, notifications
   // Around one device: a connection per local seat (page.seat / page.connection are the active
-  // one's), whether the renderer's table hides nothing, and the pass-the-device cover.
-  device: { conns: new Map(), openTable: false, covered: false, passTo: null, ready: false },
+  // one's) and the pass-the-device cover (whether it is needed is the descriptor's `open_table`).
+  device: { conns: new Map(), covered: false, passTo: null, ready: false },
 };
 
 // ---------------------------------------------------------------------------
@@ -299,7 +299,7 @@ function onSeatState(seat, state, previous) {
       switchSeat(held.find((h) => h.seat === due), dueState);
       return;
     }
-    if (due !== active && mustPass(active, due, page.device.openTable)) {
+    if (due !== active && mustPass(active, due, descriptor())) {
       // The next local player is due, but their own state has not arrived yet: hide this
       // player's table already.
       cover(held.find((h) => h.seat === due));
@@ -318,7 +318,7 @@ function switchSeat(next, state) {
   page.seat = { ...seats.get(roomId), seat: next.seat, token: next.token, name: next.name };
   page.connection = page.device.conns.get(next.seat);
   page.myTurn = false;
-  if (mustPass(from, next.seat, page.device.openTable)) cover(next);
+  if (mustPass(from, next.seat, descriptor())) cover(next);
   if (page.device.covered && page.device.ready && page.device.passTo?.seat === next.seat) {
     page.device.ready = false;
     page.device.covered = false;
@@ -628,11 +628,24 @@ function unmountTable() {
   page.chatShown = null;
 }
 
+// A table that failed to load: the error stays on the page in its place, and the rest of the room
+// (seats, chat, score pad, game end) goes on.
+const NO_TABLE = { update() {}, destroy() {} };
+
 async function mountTable(gameId) {
-  const module = await loadTable(gameId);
+  let module;
+  try {
+    module = await loadTable(gameId);
+  } catch (error) {
+    if (page.room?.game !== gameId) return;
+    unmountTable();
+    showTableError($("table"), error);
+    page.table = { game: gameId, renderer: NO_TABLE };
+    mountSummary({});
+    return;
+  }
   if (page.room?.game !== gameId) return;
   unmountTable();
-  page.device.openTable = Boolean(module.openTable);
   const renderer = module.mount($("table"), {
     act,
     seatName,
@@ -669,7 +682,7 @@ function mountSummary(module) {
       return page.seat ? page.seat.seat : null;
     },
     get winner() {
-      return descriptor()?.winner || "lowest_total";
+      return descriptor()?.winner;
     },
     describe: module.roundSummary || null,
     afterClose(final) {
@@ -708,15 +721,17 @@ const PANEL_TITLES = { points: "Score pad", stars: "Stars", progress: "Progress"
 
 function renderSide() {
   const game = descriptor();
-  // The score pad's "leading" mark follows the descriptor's winner rule; the goal line, when
-  // there is one, comes from the game's own table (its view is the game's business).
-  const winner = game?.winner || "lowest_total";
-  const goal = (page.state && page.table?.renderer.goal?.(page.state)) ?? null;
-  // A game whose standing moves within a round (Mokuru's belts) shows it live; others show the
-  // totals of the rounds scored so far.
-  const live = (page.state && page.table?.renderer.standing?.(page.state)) ?? null;
+  // Every fact of the panel is the descriptor's: the "leading" mark follows its winner rule, the
+  // goal line is read off the view where its `goal` says, and a game whose standing moves within a
+  // round (Mokuru's belts) is read live where its `standing` says; others show the score pad's totals.
+  const winner = game?.winner;
+  const goal = goalOf(game, page.state?.view);
+  const live = standingOf(game, page.state?.view);
   const panel = game?.panel || "points";
   $("scorepad-title").textContent = PANEL_TITLES[panel] || PANEL_TITLES.points;
+  const words = goalWords(game, goal);
+  $("scorepad-goal").hidden = !words;
+  $("scorepad-goal").textContent = words || "";
   renderPanel(panel, $("scorepad"), page.room, page.state, seatName, { winner, goal, live });
 }
 
@@ -744,7 +759,7 @@ function renderGameOver() {
       "p",
       { class: "muted" },
       "Final scores: ",
-      ranked(result.scores, descriptor()?.winner || "lowest_total")
+      ranked(result.scores, descriptor()?.winner)
         .map(({ seat, total, rank }) => `${ordinal(rank)} ${seat === page.seat?.seat ? "You" : seatName(seat)} ${total}`)
         .join(" · "),
     ),

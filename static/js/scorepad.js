@@ -116,14 +116,16 @@ function legendSwatch(seat) {
 }
 
 /** The best total so far for a game won by `winner` (the descriptor's "lowest_total",
- * "highest_total" or "first_to_goal"). */
+ * "highest_total" or "first_to_goal"); null for any other (no seat is marked leading). */
 export function bestTotal(totals, winner) {
-  return winner === "lowest_total" ? Math.min(...totals) : Math.max(...totals);
+  if (winner === "lowest_total") return Math.min(...totals);
+  if (winner === "highest_total" || winner === "first_to_goal") return Math.max(...totals);
+  return null;
 }
 
 /** Render `room.scorepad` into `container`: a table and a line chart, the best total
  * by the game's `winner` marked as leading. */
-export function renderScorepad(container, room, state, seatName, { winner = "lowest_total", goal = null } = {}) {
+export function renderScorepad(container, room, state, seatName, { winner, goal = null } = {}) {
   const pad = room.scorepad || { rounds: [], totals: [] };
   const seatCount = room.seats.length;
   const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners, winner, goal]);

@@ -7,6 +7,7 @@ action, out of turn). After every full lap of steps all seats `vote` at once. Th
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,7 +33,17 @@ class BellsState:
 
 
 class BellsEngine(Engine[BellsState]):
-    spec = GameSpec("bells", "Bells", 2, 3, BellsOptions, blurb="Step in turn, ring once, vote together.")
+    spec = GameSpec(
+        "bells",
+        "Bells",
+        2,
+        3,
+        BellsOptions,
+        blurb="Step in turn, ring once, vote together.",
+        hides_information=False,
+        default_bot="strong",
+        fallback_bot="random",
+    )
 
     def setup(self, players: int, seed: int, options: Options) -> BellsState:
         assert isinstance(options, BellsOptions)
@@ -74,6 +85,10 @@ class BellsEngine(Engine[BellsState]):
             "round": 1,
             "events": [{"seq": i + 1, "type": t, "seat": s} for i, (t, s) in enumerate(state.log)],
         }
+
+    def resample(self, state: BellsState, seat: int, rng: random.Random) -> BellsState:
+        """Nothing is hidden in Bells: every seat knows the whole state."""
+        return replace(state)
 
     def hidden_ids(self, state: BellsState, seat: int | None) -> frozenset[int]:
         return frozenset()

@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 from app.config import Settings
 from app.errors import AppError
 from app.main import create_app
+from app.services.matches import verify_match
 
 from .conftest import auth
 
@@ -48,6 +49,17 @@ def test_health_and_games(client: TestClient) -> None:
     assert games["tiny"]["panel"] == "points" and games["tiny"]["starter"] is None
     assert games["mojo"]["starter"] == {"option": "first_seat", "question": "Who starts?"}
     assert games["moby-trick"]["winner"] == "highest_total"
+    # Every fact of a game is on its descriptor: what it hides, its bots, its goal and standing.
+    tiny = games["tiny"]
+    assert (tiny["hides_information"], tiny["open_table"]) == (True, False)
+    assert (tiny["default_bot"], tiny["fallback_bot"]) == ("random", "random")
+    assert tiny["goal"] is None and tiny["standing"] is None
+    assert games["mojo"]["goal"] == {"view_key": "target", "reaching": "ends_game", "option": "target"}
+    mokuru = games["mokuru"]
+    assert (mokuru["hides_information"], mokuru["open_table"]) == (True, True)
+    assert mokuru["goal"] == {"view_key": "grandmaster", "reaching": "wins", "option": None}
+    assert mokuru["standing"] == {"view_key": "seats", "key": "belt"}
+    assert mokuru["default_bot"] == "strong" and mokuru["fallback_bot"] == "random"
 
 
 def test_create_join_and_room_body(client: TestClient) -> None:
@@ -253,7 +265,8 @@ def test_a_whole_match_over_http(client: TestClient) -> None:
     assert [(e["seq"], e["seat"], e["action"]) for e in log["entries"]] == [
         (i + 1, seat, action) for i, (seat, action) in enumerate(played)
     ]
-    assert client.app.state.runtime.services.verify(room_id) == []  # type: ignore[attr-defined]
+    with client.app.state.runtime.db.read() as session:  # type: ignore[attr-defined]
+        assert verify_match(session, room_id) == []
 
 
 def state_rounds(client: TestClient, room_id: str) -> list[list[int]]:
@@ -263,15 +276,15 @@ def state_rounds(client: TestClient, room_id: str) -> list[list[int]]:
 
 def test_a_lost_race_answers_stale_version_and_changes_nothing(client: TestClient) -> None:
     room_id, (host, _guest) = started_room(client)
-    services = client.app.state.runtime.services  # type: ignore[attr-defined]
-    legal = services.state(room_id, host)["legal_actions"]
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    legal = runtime.views.state(room_id, host)["legal_actions"]
     outcomes: list[str] = []
     barrier = threading.Barrier(2)
 
     def play(action: dict[str, Any]) -> None:
         barrier.wait()
         try:
-            services.act(room_id, host, action, 1)
+            runtime.moves.act(room_id, host, action, 1)
             outcomes.append("ok")
         except AppError as error:
             outcomes.append(error.code)
@@ -282,8 +295,8 @@ def test_a_lost_race_answers_stale_version_and_changes_nothing(client: TestClien
     for thread in threads:
         thread.join()
     assert sorted(outcomes) == ["ok", "stale_version"]
-    log = services.log(room_id, None)
-    assert len(log["entries"]) == 1 and services.state(room_id, None)["version"] == 2
+    log = runtime.views.log(room_id, None)
+    assert len(log["entries"]) == 1 and runtime.views.state(room_id, None)["version"] == 2
 
 
 def test_a_restarted_process_resumes_from_the_database(database_url: str, tiny: str) -> None:
@@ -343,24 +356,25 @@ def test_a_state_body_is_read_at_one_version(
     upgrade(url)
     with TestClient(create_app(Settings(database_url=url, bot_delay=0))) as client:
         room_id, tokens = started_room(client, rounds=1)
-        services = client.app.state.runtime.services  # type: ignore[attr-defined]
+        runtime = client.app.state.runtime  # type: ignore[attr-defined]
+        views, moves = runtime.views, runtime.moves
         for _ in range(3):
-            seat = services.state(room_id, None)["to_act"][0]
-            services.act(room_id, tokens[seat], services.state(room_id, tokens[seat])["legal_actions"][0])
-        last = services.state(room_id, tokens[1])["legal_actions"][0]
+            seat = views.state(room_id, None)["to_act"][0]
+            moves.act(room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
+        last = views.state(room_id, tokens[1])["legal_actions"][0]
         find_room = rooms.find_room
 
         def finished_meanwhile(*args: Any, **kwargs: Any) -> Any:
             room = find_room(*args, **kwargs)
             monkeypatch.setattr(rooms, "find_room", find_room)
             # The last move commits between the reads of the room and of its match.
-            mover = threading.Thread(target=services.act, args=(room_id, tokens[1], last))
+            mover = threading.Thread(target=moves.act, args=(room_id, tokens[1], last))
             mover.start()
             mover.join()
             return room
 
         monkeypatch.setattr(rooms, "find_room", finished_meanwhile)
-        body = services.state_bodies(room_id, {None})[None]
+        body = views.state_bodies(room_id, {None})[None]
         assert body["to_act"] == [] and body["result"] is not None and body["status"] == "finished"
 
 
@@ -371,10 +385,10 @@ def test_an_unexpected_failure_still_answers_in_the_error_shape(
     with TestClient(app, raise_server_exceptions=False) as client:
         room = new_room(client)
 
-        def broken(room_id: str) -> None:
+        def broken(room_id: str, connected: set[int]) -> None:
             raise RuntimeError("a bug")
 
-        monkeypatch.setattr(app.state.runtime.services, "room", broken)
+        monkeypatch.setattr(app.state.runtime.views, "room_with", broken)
         response = client.get(f"/api/rooms/{room['room_id']}")
         assert response.status_code == 500
         assert error_code(response) == "internal_error"

@@ -101,3 +101,23 @@ def test_unpaired_surrogate_escapes_are_invalid_request_but_pairs_are_text(clien
     )
     assert said.status_code == 201, said.text
     assert "\U0001f600" in str(client.get(f"/api/rooms/{room['room_id']}/chat").json())
+
+
+def test_max_json_depth_is_the_settings_word(database_url: str, tiny: str) -> None:
+    """MOTABLE_MAX_JSON_DEPTH bounds every JSON body and socket message, whatever the default is."""
+    from app.config import Settings
+    from app.main import create_app
+
+    deep = {"game": "tiny", "name": "Ann", "options": {"a": {"b": {"c": {"d": 1}}}}}  # depth 5
+    with TestClient(create_app(Settings(database_url=database_url, bot_delay=0, max_json_depth=2))) as client:
+        refused = client.post("/api/rooms", json=deep)
+        invalid(refused)
+        assert "at most 2 deep" in refused.json()["error"]["message"]
+        room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+        with client.websocket_connect(f"/ws/rooms/{room['room_id']}") as socket:
+            assert socket.receive_json()["type"] == "snapshot"
+            socket.send_text('{"type": "action", "id": 1, "action": {"a": {"b": 1}}}')
+            answer = socket.receive_json()
+            assert answer["type"] == "error" and answer["error"]["code"] == "invalid_request"
+    with TestClient(create_app(Settings(database_url=database_url, bot_delay=0))) as client:
+        assert "deep" not in client.post("/api/rooms", json=deep).text, "the default lets depth 5 through"

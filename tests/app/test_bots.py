@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from app.services.store import BotTurn, Move
+from app.services.botturns import BotTurn
+from app.services.moves import Move
 from engines.core import RandomBot
 
 from . import tiny_game
@@ -45,7 +47,7 @@ def first_move_then_wait_for_the_bot(
 
 def test_a_bot_plays_on_after_a_failed_turn(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     room_id, host, runtime = room_with_a_bot(client, monkeypatch)
-    choose_bot = runtime.services.choose_bot
+    choose_bot = runtime.bot_turns.choose_bot
     calls: list[int] = []
 
     def flaky(turn: BotTurn) -> Move:
@@ -55,29 +57,32 @@ def test_a_bot_plays_on_after_a_failed_turn(client: TestClient, monkeypatch: pyt
         move: Move = choose_bot(turn)
         return move
 
-    monkeypatch.setattr(runtime.services, "choose_bot", flaky)
+    monkeypatch.setattr(runtime.bot_turns, "choose_bot", flaky)
     state = first_move_then_wait_for_the_bot(client, room_id, host)
     assert calls[:2] == [2, 2] and state["version"] == 3 and state["to_act"] == [0]
 
 
-def test_a_bot_that_keeps_failing_hands_its_turn_to_the_random_bot(
+def test_a_bot_that_keeps_failing_hands_its_turn_to_the_fallback_bot(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The tiny game gets a "strong" bot, which the server seats in preference to the random one.
-    monkeypatch.setitem(tiny_game.BOTS, "strong", RandomBot)
+    # The tiny game's descriptor seats a "clever" bot and names "steady" its fallback: the server
+    # follows the descriptor, not bot names.
+    monkeypatch.setitem(tiny_game.BOTS, "clever", RandomBot)
+    monkeypatch.setitem(tiny_game.BOTS, "steady", RandomBot)
+    spec = dataclasses.replace(tiny_game.ENGINE.spec, default_bot="clever", fallback_bot="steady")
+    monkeypatch.setattr(tiny_game.TinyEngine, "spec", spec)
     room_id, host, runtime = room_with_a_bot(client, monkeypatch)
-    choose_bot = runtime.services.choose_bot
+    choose_bot = runtime.bot_turns.choose_bot
     kinds: list[str] = []
 
-    def broken_strong_bot(turn: BotTurn) -> Move:
+    def broken_clever_bot(turn: BotTurn) -> Move:
         kinds.append(turn.kind)
-        if turn.kind != "random":
-            raise RuntimeError("the strong bot has a bug")
+        if turn.kind != "steady":
+            raise RuntimeError("the clever bot has a bug")
         move: Move = choose_bot(turn)
         return move
 
-    monkeypatch.setattr(runtime.services, "choose_bot", broken_strong_bot)
+    monkeypatch.setattr(runtime.bot_turns, "choose_bot", broken_clever_bot)
     state = first_move_then_wait_for_the_bot(client, room_id, host)
     assert state["version"] == 3 and state["to_act"] == [0], "the match went on"
-    assert kinds[-1] == "random" and kinds.count("random") == 1
-    assert len([k for k in kinds if k != "random"]) == 2
+    assert kinds == ["clever", "clever", "steady"]

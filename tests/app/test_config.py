@@ -64,3 +64,18 @@ def test_loopback_only() -> None:
     assert Settings(bind_host="localhost").loopback_only
     assert not Settings(bind_host="0.0.0.0").loopback_only
     assert not Settings().loopback_only
+
+
+def test_the_people_times_and_games_come_from_their_environment_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, value in {
+        "MOTABLE_GONE_AFTER": "7",
+        "MOTABLE_REQUEST_LIFETIME": "8",
+        "MOTABLE_SEAT_REFUSAL_SECONDS": "9",
+        "MOTABLE_GAMES": "tiny=tests.app.tiny_game",
+    }.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
+    assert (settings.gone_after, settings.request_lifetime, settings.seat_refusal_seconds) == (7, 8, 9)
+    assert settings.games == "tiny=tests.app.tiny_game"

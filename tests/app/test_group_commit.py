@@ -9,37 +9,38 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from app.db import Database
+from app.config import Settings
 from app.errors import AppError
 from app.playing.writer import Writer
+from app.runtime import Runtime
 from app.services.matches import Applied
-from app.services.store import Move, Services
+from app.services.moves import Move
 from engines.core import get_engine
 
 from .test_api import started_room
 
 
-def _services(client: TestClient) -> Services:
-    services: Services = client.app.state.runtime.services  # type: ignore[attr-defined]
-    return services
+def _runtime(client: TestClient) -> Runtime:
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    return runtime
 
 
-def _held(services: Services, room_id: str) -> tuple[int, Any]:
-    facts = services.facts(room_id)
+def _held(runtime: Runtime, room_id: str) -> tuple[int, Any]:
+    facts = runtime.seats.facts(room_id)
     assert facts is not None
-    services.state(room_id, None)  # loads the state into memory
-    held = services.cache.get(facts.match_id)
+    runtime.views.state(room_id, None)  # loads the state into memory
+    held = runtime.cache.get(facts.match_id)
     assert held is not None
     return held
 
 
 def test_one_batch_applies_each_move_on_its_own_in_order(client: TestClient) -> None:
-    services = _services(client)
+    runtime = _runtime(client)
     engine = get_engine("tiny")
     a, _ = started_room(client)
     b, _ = started_room(client)
-    version, state_a = _held(services, a)
-    _, state_b = _held(services, b)
+    version, state_a = _held(runtime, a)
+    _, state_b = _held(runtime, b)
     seat_a = min(engine.to_act(state_a))
     first = engine.legal_actions(state_a, seat_a)[0]
     after = engine.apply(state_a, seat_a, first)
@@ -56,7 +57,7 @@ def test_one_batch_applies_each_move_on_its_own_in_order(client: TestClient) -> 
         # Refused: not this seat's turn.
         Move(a, seat_a, second, None),
     ]
-    results = services.apply_moves(moves)
+    results = runtime.moves.apply_moves(moves)
     assert [type(r).__name__ for r in results] == ["Applied", "Applied", "Applied", "AppError", "AppError"]
     assert isinstance(results[3], AppError) and results[3].code == "stale_version"
     assert isinstance(results[4], AppError) and results[4].code in ("not_your_turn", "illegal_action")
@@ -70,35 +71,36 @@ def test_one_batch_applies_each_move_on_its_own_in_order(client: TestClient) -> 
 
 def test_a_process_whose_memory_is_behind_applies_to_the_stored_state(client: TestClient) -> None:
     """Two processes on one database: the second holds version 1 in memory while the first moved on."""
-    services = _services(client)
+    runtime = _runtime(client)
+    views, moves = runtime.views, runtime.moves
     room_id, (host, guest) = started_room(client)
-    other = Services(Database(services.db.url))
+    other = Runtime(Settings(database_url=runtime.db.url))
     try:
         _held(other, room_id)
         tokens = {0: host, 1: guest}
         engine = get_engine("tiny")
         for _ in range(2):
-            body = services.state(room_id, None)
+            body = views.state(room_id, None)
             seat = body["to_act"][0]
-            services.act(room_id, tokens[seat], services.state(room_id, tokens[seat])["legal_actions"][0])
-        body = services.state(room_id, None)
+            moves.act(room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
+        body = views.state(room_id, None)
         seat = body["to_act"][0]
-        action = services.state(room_id, tokens[seat])["legal_actions"][0]
-        current_version, current = _held(services, room_id)
+        action = views.state(room_id, tokens[seat])["legal_actions"][0]
+        current_version, current = _held(runtime, room_id)
         assert current_version == body["version"] == 3
-        applied = other.act(room_id, tokens[seat], action, body["version"])
+        applied = other.moves.act(room_id, tokens[seat], action, body["version"])
         assert applied.version == 4
         # The move went onto the stored version 3, not onto the version 1 the process held.
         assert engine.dump(applied.state) == engine.dump(engine.apply(current, seat, action))
         # Behind again, and this time the move names no version: the UPDATE ... WHERE version finds
         # the database ahead, and the move goes onto the stored state.
-        body = services.state(room_id, None)
+        body = views.state(room_id, None)
         seat = body["to_act"][0]
-        services.act(room_id, tokens[seat], services.state(room_id, tokens[seat])["legal_actions"][0])
-        current_version, current = _held(services, room_id)
+        moves.act(room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
+        current_version, current = _held(runtime, room_id)
         seat = min(engine.to_act(current))
         action = engine.legal_actions(current, seat)[0]
-        applied = other.act(room_id, tokens[seat], action)
+        applied = other.moves.act(room_id, tokens[seat], action)
         assert current_version == 5 and applied.version == 6
         assert engine.dump(applied.state) == engine.dump(engine.apply(current, seat, action))
         assert client.get(f"/api/rooms/{room_id}/state").json()["version"] == applied.version
@@ -129,16 +131,17 @@ async def test_a_failed_commit_answers_every_move_of_the_batch() -> None:
 
 
 def test_a_forgotten_room_is_looked_up_again(client: TestClient) -> None:
-    services = _services(client)
+    runtime = _runtime(client)
+    seats = runtime.seats
     room_id, (host, _guest) = started_room(client)
-    assert services.player_seat(room_id, host) == 0 and services.facts(room_id) is not None
-    assert services.known_seat(room_id, host) == 0 and services.known_facts(room_id) is not None
-    services.forget(room_id)
-    assert services.known_seat(room_id, host) is None and services.known_facts(room_id) is None
+    assert seats.player_seat(room_id, host) == 0 and seats.facts(room_id) is not None
+    assert seats.known_seat(room_id, host) == 0 and seats.known_facts(room_id) is not None
+    seats.forget(room_id)
+    assert seats.known_seat(room_id, host) is None and seats.known_facts(room_id) is None
     # An unknown token is never remembered.
     with pytest.raises(AppError):
-        services.player_seat(room_id, "forged")
-    assert services.known_seat(room_id, "forged") is None
+        seats.player_seat(room_id, "forged")
+    assert seats.known_seat(room_id, "forged") is None
 
 
 def test_a_read_begun_before_a_forget_is_not_remembered(
@@ -146,31 +149,32 @@ def test_a_read_begun_before_a_forget_is_not_remembered(
 ) -> None:
     """A token revoked (or a bot standing in) while another thread was reading the room: what that read
     found may be from before the change, so it is used once and not kept."""
-    import app.services.store as store
+    import app.services.seats as seats_module
 
-    services = _services(client)
+    runtime = _runtime(client)
+    seats = runtime.seats
     room_id, (host, _guest) = started_room(client)
     other_room, _ = started_room(client)
-    services.forget(room_id)
-    real_seat_of, real_match = store.player_seat, store.matches.current_match
+    seats.forget(room_id)
+    real_seat_of, real_match = seats_module.player_seat, seats_module.matches.current_match
 
     def seat_then_forget(session: Any, room: str, token: str | None) -> int:
         seat = real_seat_of(session, room, token)
-        services.forget(room)  # the change commits and is heard while this read is under way
+        seats.forget(room)  # the change commits and is heard while this read is under way
         return seat
 
     def match_then_forget(session: Any, room: str, lock: bool = False) -> Any:
         match = real_match(session, room, lock=lock)
-        services.forget(room)
+        seats.forget(room)
         return match
 
-    monkeypatch.setattr(store, "player_seat", seat_then_forget)
-    monkeypatch.setattr(store.matches, "current_match", match_then_forget)
-    assert services.player_seat(room_id, host) == 0
-    assert services.facts(room_id) is not None
-    assert services.known_seat(room_id, host) is None and services.known_facts(room_id) is None
+    monkeypatch.setattr(seats_module, "player_seat", seat_then_forget)
+    monkeypatch.setattr(seats_module.matches, "current_match", match_then_forget)
+    assert seats.player_seat(room_id, host) == 0
+    assert seats.facts(room_id) is not None
+    assert seats.known_seat(room_id, host) is None and seats.known_facts(room_id) is None
     monkeypatch.undo()
     # Reads with no forget meanwhile are remembered, and forgetting one room keeps the others.
-    assert services.player_seat(room_id, host) == 0 and services.facts(other_room) is not None
-    services.forget(room_id)
-    assert services.known_facts(other_room) is not None
+    assert seats.player_seat(room_id, host) == 0 and seats.facts(other_room) is not None
+    seats.forget(room_id)
+    assert seats.known_facts(other_room) is not None

@@ -13,7 +13,6 @@ from fastapi import WebSocket
 
 from app.realtime.hub import CLOSE, Connection, Hub
 from app.routes import ws
-from app.services.store import Services
 
 
 class SlowRooms:
@@ -23,10 +22,10 @@ class SlowRooms:
         self._reads = itertools.count(1)
         self._second_read = threading.Event()
 
-    def state_bodies(self, room_id: str, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+    async def state_bodies(self, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
         return {seat: {"version": 0} for seat in seats}
 
-    async def room(self, room_id: str) -> dict[str, Any]:
+    async def room(self) -> dict[str, Any]:
         read = next(self._reads)
         if read == 1:
             await asyncio.to_thread(self._second_read.wait, 0.5)
@@ -38,12 +37,12 @@ class SlowRooms:
 @pytest.mark.asyncio
 async def test_room_messages_go_out_in_the_order_they_were_read() -> None:
     rooms = SlowRooms()
-    hub = Hub(cast(Services, rooms), rooms.room)
+    hub = Hub()
     conn = Connection(0)
-    await hub.attach("r", conn)
-    first = asyncio.create_task(hub.handle("r", {"kind": "room"}))
+    await hub.attach("r", conn, rooms.state_bodies)
+    first = asyncio.create_task(hub.push_room("r", rooms.room))
     await asyncio.sleep(0.05)
-    await hub.handle("r", {"kind": "room"})
+    await hub.push_room("r", rooms.room)
     await first
     sent = [conn.outbox.get_nowait() for _ in range(conn.outbox.qsize())]
     # The last room message a client gets is the body it keeps: it must be the newest one read.

@@ -219,3 +219,34 @@ def test_old_clients_token_in_the_query_still_reaches_the_server(proxy: Proxy) -
     assert httpx.get(f"{proxy.base_url}/healthz?token=abc").status_code == 200
     wait_for_log_lines(proxy.access_log, 7)
     assert room["token"] not in proxy.logs()
+
+
+def test_a_connection_slow_to_send_its_headers_is_closed_by_the_proxy(proxy: Proxy) -> None:
+    """The server does not bound the time to send the headers (uvicorn has no public option for it):
+    the shipped proxy does (client_header_timeout 10s), for a silent connection and a trickling one."""
+    import socket
+
+    port = int(proxy.base_url.rsplit(":", 1)[1])
+    began = time.monotonic()
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=20) as silent,
+        socket.create_connection(("127.0.0.1", port), timeout=20) as trickling,
+    ):
+        cut = False
+        for byte in b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200:
+            try:
+                trickling.sendall(bytes([byte]))
+            except (BrokenPipeError, ConnectionResetError):
+                cut = True
+                break
+            time.sleep(0.25)
+            if time.monotonic() - began > 16:
+                break
+        if not cut:
+            try:
+                answer = trickling.recv(65536)
+            except ConnectionResetError:
+                answer = b""
+            assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), "a trickle kept the connection open"
+        assert silent.recv(65536) == b"", "a connection that sent nothing is closed"
+    assert time.monotonic() - began < 18

@@ -75,8 +75,8 @@ def gone(client: TestClient, room_id: str, seat: int, seconds: float) -> None:
 
     from app.models import Seat
 
-    services = client.app.state.runtime.services  # type: ignore[attr-defined]
-    with services.db.transaction() as session:
+    db = client.app.state.runtime.db  # type: ignore[attr-defined]
+    with db.transaction() as session:
         session.execute(
             update(Seat)
             .where(Seat.room_id == room_id, Seat.seat == seat)
@@ -150,7 +150,7 @@ def test_a_gone_holders_seat_moves_after_the_refusal_window(client: TestClient) 
     from app.models import SeatRequest
 
     room_id, (ann, bo, cy) = room_with(client, humans=3)
-    gone(client, room_id, 1, people.GONE_AFTER + 60)
+    gone(client, room_id, 1, people.Times().gone_after + 60)
     # Bo is gone: the host answers (Cy may not), and her approval waits out the refusal window.
     asked = ask(client, room_id, 1)
     listed = client.get(f"/api/rooms/{room_id}").json()["seat_requests"]
@@ -182,11 +182,11 @@ def test_a_gone_holders_seat_moves_after_the_refusal_window(client: TestClient) 
     assert "Bo is back: their seat stays on their device" in lines(client, room_id)
 
     # Once more, and nobody objects: the window ends and the seat moves.
-    gone(client, room_id, 1, people.GONE_AFTER + 60)
+    gone(client, room_id, 1, people.Times().gone_after + 60)
     third = ask(client, room_id, 1)
     assert answer(client, room_id, third["request_id"], ann).json()["status"] == "waiting"
-    services = client.app.state.runtime.services  # type: ignore[attr-defined]
-    with services.db.transaction() as session:
+    db = client.app.state.runtime.db  # type: ignore[attr-defined]
+    with db.transaction() as session:
         session.execute(
             update(SeatRequest)
             .where(SeatRequest.id == third["request_id"])
@@ -209,7 +209,7 @@ def test_a_gone_holders_seat_moves_after_the_refusal_window(client: TestClient) 
 
 def test_a_gone_hosts_seat_needs_a_majority_of_those_here(client: TestClient) -> None:
     room_id, (ann, bo, cy) = room_with(client, humans=3)
-    gone(client, room_id, 0, people.GONE_AFTER + 60)
+    gone(client, room_id, 0, people.Times().gone_after + 60)
     asked = ask(client, room_id, 0)
     # Bo and Cy are here: both must approve (a majority of two), then the window runs.
     first = answer(client, room_id, asked["request_id"], bo).json()
@@ -220,7 +220,7 @@ def test_a_gone_hosts_seat_needs_a_majority_of_those_here(client: TestClient) ->
     assert "Bo, Cy approved moving Ann's seat" in lines(client, room_id)[-1]
     # A gone approver does not count: with Cy gone too, Bo alone is the majority of those here.
     assert answer(client, room_id, asked["request_id"], ann, "refuse").json()["status"] == "refused"
-    gone(client, room_id, 2, people.GONE_AFTER + 60)
+    gone(client, room_id, 2, people.Times().gone_after + 60)
     again = ask(client, room_id, 0)
     assert code(answer(client, room_id, again["request_id"], cy)) == "forbidden"
     assert answer(client, room_id, again["request_id"], bo).json()["status"] == "waiting"
@@ -228,7 +228,7 @@ def test_a_gone_hosts_seat_needs_a_majority_of_those_here(client: TestClient) ->
 
 def test_with_two_at_the_table_the_other_waits_a_day(client: TestClient) -> None:
     room_id, (ann, _bo) = room_with(client)
-    gone(client, room_id, 1, people.GONE_AFTER + 60)
+    gone(client, room_id, 1, people.Times().gone_after + 60)
     asked = ask(client, room_id, 1)
     refused = answer(client, room_id, asked["request_id"], ann)
     assert code(refused) == "forbidden" and "gone a day" in refused.json()["error"]["message"]
@@ -240,7 +240,7 @@ def test_unknown_presence_refuses_what_needs_someone_gone(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     room_id, (ann, bo, _cy) = room_with(client, humans=3)
-    gone(client, room_id, 1, people.GONE_AFTER + 60)
+    gone(client, room_id, 1, people.Times().gone_after + 60)
     presence = client.app.state.runtime.presence  # type: ignore[attr-defined]
 
     async def unknown(_room_id: str) -> None:
@@ -305,9 +305,9 @@ def test_a_refused_or_lapsed_request_frees_its_place_at_once(client: TestClient)
     first = asked[0]["request_id"]
     assert client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()["status"] == "pending"
     # Nobody answers for longer than a request lives.
-    long_ago = people.utcnow() - timedelta(seconds=people.REQUEST_LIFETIME + 1)
-    services = client.app.state.runtime.services  # type: ignore[attr-defined]
-    with services.db.transaction() as session:
+    long_ago = people.utcnow() - timedelta(seconds=people.Times().request_lifetime + 1)
+    db = client.app.state.runtime.db  # type: ignore[attr-defined]
+    with db.transaction() as session:
         session.execute(update(SeatRequest).where(SeatRequest.room_id == room_id).values(created_at=long_ago))
     assert client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()["status"] == "expired"
     assert client.get(f"/api/rooms/{room_id}").json()["seat_requests"] == []
@@ -364,7 +364,7 @@ def test_a_bot_stands_in_for_a_gone_player_who_takes_the_seat_back(
     # Bo was seen just now: too early.
     assert code(client.post(f"/api/rooms/{room_id}/seats/1/bot", headers=auth(ann))) == "forbidden"
     assert code(client.post(f"/api/rooms/{room_id}/seats/1/bot")) == "unauthorized"
-    monkeypatch.setattr(people, "GONE_AFTER", 0.0)
+    monkeypatch.setattr(client.app.state.runtime.times, "gone_after", 0.0)  # type: ignore[attr-defined]
     assert code(client.post(f"/api/rooms/{room_id}/seats/1/bot", headers=auth(bo))) == "invalid_request"
     room = client.post(f"/api/rooms/{room_id}/seats/1/bot", headers=auth(ann)).json()
     assert room["seats"][1]["stand_in"] is True and room["seats"][1]["name"] == "Bo"
@@ -387,7 +387,7 @@ def test_a_bot_stands_in_for_a_gone_player_who_takes_the_seat_back(
 
 def test_acting_takes_the_seat_back(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     room_id, (ann, bo) = room_with(client)
-    monkeypatch.setattr(people, "GONE_AFTER", 0.0)
+    monkeypatch.setattr(client.app.state.runtime.times, "gone_after", 0.0)  # type: ignore[attr-defined]
     # Ann is to act; Bo lets a bot play for Ann, then Ann acts herself before the bot.
     client.app.state.runtime.master.bots._delay = 5  # type: ignore[attr-defined]
     client.post(f"/api/rooms/{room_id}/seats/0/bot", headers=auth(bo))
@@ -400,7 +400,7 @@ def test_acting_takes_the_seat_back(client: TestClient, monkeypatch: pytest.Monk
 def test_leaving_and_removal(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     room_id, (ann, bo, cy) = room_with(client, humans=3)
     assert code(client.post(f"/api/rooms/{room_id}/seats/1/remove", headers=auth(ann))) == "forbidden"
-    monkeypatch.setattr(people, "GONE_AFTER", 0.0)
+    monkeypatch.setattr(client.app.state.runtime.times, "gone_after", 0.0)  # type: ignore[attr-defined]
     assert code(client.post(f"/api/rooms/{room_id}/seats/2/remove", headers=auth(bo))) == "forbidden"
     removed = client.post(f"/api/rooms/{room_id}/seats/1/remove", headers=auth(ann)).json()
     assert removed["seats"][1]["bot"] is True and removed["seats"][1]["name"] == "Bo"

@@ -1,6 +1,7 @@
 """`motable serve` on the open internet: bounded headers, timeouts, a connection cap, liveness and readiness.
 
-Every test here talks to a real `motable serve` process over raw sockets on 127.0.0.1."""
+Every test here talks to a real `motable serve` process over raw sockets on 127.0.0.1. The time to send
+the headers is the proxy's to bound (uvicorn has no public option for it): tests/app/test_nginx.py."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -88,7 +88,8 @@ def test_huge_header_is_refused_without_reading_it(serve: Spawn) -> None:
             refused = error
         assert refused is not None, "the server kept reading a 64 MiB header"
         answer = sock.recv(65536)
-    assert answer.startswith(b"HTTP/1.1 431 ") or answer == b""
+    # uvicorn stops reading at twice the limit: 400 and the connection closed (or reset under the sender).
+    assert answer.startswith((b"HTTP/1.1 400 ", b"HTTP/1.1 431 ")) or answer == b""
     # The server is fine afterwards.
     assert httpx.get(f"{server.base_url}/healthz").status_code == 200
 
@@ -111,33 +112,6 @@ def test_too_many_headers_answer_431(serve: Spawn) -> None:
     assert refused.status_code == 431
     assert refused.json()["error"]["code"] == "too_large"
     assert httpx.get(f"{server.base_url}/healthz", headers=dict(list(many.items())[:10])).status_code == 200
-
-
-def test_silent_connection_is_closed(serve: Spawn) -> None:
-    server = serve({"MOTABLE_HEADER_TIMEOUT": "1"})
-    with connect(server) as sock:
-        began = time.monotonic()
-        assert read_all(sock) == b""
-        assert time.monotonic() - began < 5
-
-
-def test_trickled_headers_are_cut_off(serve: Spawn) -> None:
-    server = serve({"MOTABLE_HEADER_TIMEOUT": "1"})
-    with connect(server) as sock:
-        began = time.monotonic()
-        closed = False
-        for byte in b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100:
-            try:
-                sock.sendall(bytes([byte]))
-            except (BrokenPipeError, ConnectionResetError):
-                closed = True
-                break
-            time.sleep(0.2)
-            if time.monotonic() - began > 6:
-                break
-        answer = b"" if closed else read_all(sock)
-    assert time.monotonic() - began < 6, "a byte every 0.2 s kept the connection open"
-    assert closed or answer.startswith(b"HTTP/1.1 408 ")
 
 
 def test_trickled_body_is_cut_off(serve: Spawn) -> None:
@@ -185,9 +159,10 @@ def test_connection_cap_refuses_clearly_and_recovers(serve: Spawn) -> None:
     try:
         time.sleep(0.3)
         with connect(server) as extra:
+            extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             answer = read_all(extra)
+        # uvicorn's own answer past limit_concurrency: idle connections count, as sockets do.
         assert answer.startswith(b"HTTP/1.1 503 ")
-        assert b"too many open connections" in answer
     finally:
         for sock in idle:
             sock.close()
@@ -322,32 +297,19 @@ def test_an_unexpected_failure_is_logged_with_its_traceback(
     assert failed and "a bug worth a traceback" in str(failed[0].exc_info[1])  # type: ignore[index]
 
 
-class FakeTransport:
-    def __init__(self) -> None:
-        self.closing = False
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-
-def test_an_address_share_counts_each_open_connection_until_it_closes() -> None:
+def test_an_address_share_counts_what_each_address_holds_until_it_lets_go() -> None:
     share = AddressShare(2, trusted_networks("10.0.0.0/8, 127.0.0.1"))
     assert share.counts("198.51.100.7") and share.counts("::ffff:198.51.100.7")
     assert not share.counts("10.1.2.3") and not share.counts("::ffff:127.0.0.1"), "trusted proxies"
     assert not AddressShare(2, trusted_networks("*")).counts("198.51.100.7")
     assert not AddressShare(0, []).counts("198.51.100.7"), "0: no share"
 
-    first, second, third = FakeTransport(), FakeTransport(), FakeTransport()
-    admit = cast(Callable[[str, FakeTransport], bool], share.admit)
-    assert admit("198.51.100.7", first) and admit("198.51.100.7", second)
-    assert not admit("198.51.100.7", third), "the address holds its share"
-    assert admit("198.51.100.8", third), "another address still gets in"
-    # A WebSocket's transport passes to another protocol object: it counts until it is closing.
-    first.closing = True
-    assert admit("198.51.100.7", FakeTransport())
-    share.release("198.51.100.7", cast(Any, second))
-    assert admit("198.51.100.7", FakeTransport())
+    assert share.admit("198.51.100.7") and share.admit("::ffff:198.51.100.7")
+    assert not share.admit("198.51.100.7"), "the address holds its share"
+    assert share.admit("198.51.100.8"), "another address still gets in"
+    share.release("198.51.100.7")
+    assert share.admit("198.51.100.7")
 
-    assert admit("2001:db8::1", FakeTransport()) and admit("2001:db8::2", FakeTransport())
-    assert not admit("2001:db8::3", FakeTransport()), "an IPv6 client is counted by its /64"
-    assert admit("2001:db8:0:1::1", FakeTransport())
+    assert share.admit("2001:db8::1") and share.admit("2001:db8::2")
+    assert not share.admit("2001:db8::3"), "an IPv6 client is counted by its /64"
+    assert share.admit("2001:db8:0:1::1")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,15 @@ class TinyEngine(Engine[TinyState]):
         3,
         TinyOptions,
         blurb="Play your two cards in turn; the lowest total wins.",
+        # Every fact of the game is said here: nothing else in the server or the client names it.
         winner="lowest_total",
+        panel="points",
+        starter=None,
+        hides_information=True,  # the other hands and the deck: around one device, the table is covered
+        default_bot="random",
+        fallback_bot="random",
+        goal=None,  # it ends after `rounds` rounds, not at a total
+        standing=None,  # the score pad's totals
     )
 
     def _deal(self, players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -103,6 +112,23 @@ class TinyEngine(Engine[TinyState]):
             "played": [{"id": c, "value": value(c)} for c in state.played],
             "deck": len(state.deck),
         }
+
+    def resample(self, state: TinyState, seat: int, rng: random.Random) -> TinyState:
+        """The other hands and the deck dealt again from the cards `seat` cannot see, and a new
+        secret seed for the deals to come (keeping its counter)."""
+        unseen = [c for s, hand in enumerate(state.hands) if s != seat for c in hand] + list(state.deck)
+        rng.shuffle(unseen)
+        hands, taken = [], 0
+        for s, hand in enumerate(state.hands):
+            if s == seat:
+                hands.append(hand)
+            else:
+                hands.append(tuple(unseen[taken : taken + len(hand)]))
+                taken += len(hand)
+        secret = (rng.getrandbits(63), state.rng[1])
+        return TinyState(
+            **{**state.__dict__, "hands": tuple(hands), "deck": tuple(unseen[taken:]), "rng": secret}
+        )
 
     def hidden_ids(self, state: TinyState, seat: int | None) -> frozenset[int]:
         own = set(state.hands[seat]) if seat is not None else set()

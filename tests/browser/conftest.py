@@ -8,11 +8,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 
 from tests.servers import ServeProcess
 
 CHROMIUM = os.environ.get("MOTABLE_CHROMIUM", "/usr/bin/chromium")
+# What a page says (on the page and in its console) when a game's table failed to load
+# (static/js/table-loader.js): a test fails on it unless it breaks a table on purpose.
+TABLE_FAILED = "This game's table failed to load"
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +49,7 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
     errors: list[str] = []
     trails: list[deque[str]] = []
 
-    def make(width: int = 1280, height: int = 900) -> Page:
+    def make(width: int = 1280, height: int = 900, *, table_may_fail: bool = False) -> Page:
         # The pages send a strict CSP (no eval), which the tests keep: wait conditions are written
         # as functions ("() => ..."), which Playwright runs without evaluating a string in the page.
         context = browser.new_context(viewport={"width": width, "height": height})
@@ -57,6 +60,13 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
         trail = deque(maxlen=40)
         trails.append(trail)
         page.on("console", lambda message: trail.append(f"console {message.type}: {message.text}"))
+        if not table_may_fail:
+            # A broken renderer is shown to the player, not swapped for the generic table: it fails the test.
+            def table_failed(message: ConsoleMessage) -> None:
+                if message.type == "error" and message.text.startswith(TABLE_FAILED):
+                    errors.append(f"{page.url}: {message.text}")
+
+            page.on("console", table_failed)
         page.on(
             "websocket",
             lambda socket: (

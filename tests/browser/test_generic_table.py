@@ -115,3 +115,38 @@ def test_a_registered_game_plays_to_the_end_in_the_generic_table(
         expect(page.locator(MOVE)).to_have_count(0)
     shoot(ann, "generic-game-over")
     shoot(bo, "generic-game-over")
+
+
+def test_a_table_that_fails_to_load_says_so_on_the_page(
+    tiny_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """A game WITH a renderer file that does not load (here: a syntax error) is not played on the
+    generic table in silence: the player reads why there is no table. (No file at all, as above,
+    is the convention for the generic table.)"""
+    ann = new_player(1280, 900, table_may_fail=True)
+    said: list[str] = []
+    ann.on("console", lambda message: said.append(message.text) if message.type == "error" else None)
+    broken = "export function mount( {"  # a syntax error
+    ann.route(
+        "**/static/js/games/tiny.js",
+        lambda route: route.fulfill(status=200, content_type="text/javascript", body=broken),
+    )
+    ann.goto(tiny_server.base_url + "/")
+    ann.fill("#player-name", "Ann")
+    ann.check('input[name="game"][value="tiny"]')
+    ann.click("#create-button")
+    ann.wait_for_url("**/r/**")
+    ann.click("#bot-button")
+    expect(ann.locator("#seat-list .presence.is-bot")).to_have_count(1)
+    ann.click("#start-button")
+    expect(ann.locator("#game-panel")).to_be_visible()
+    error = ann.locator("#table .table-error")
+    expect(error).to_be_visible()
+    expect(error).to_have_attribute("role", "alert")
+    expect(error).to_contain_text(re.compile(r"^This game's table failed to load: \S"))
+    expect(ann.locator("#table .generic-view")).to_have_count(0)
+    expect(ann.locator("#table [data-action]")).to_have_count(0)
+    # The rest of the room still works: the side panel, the turn notice.
+    expect(ann.locator("#scorepad")).to_be_visible()
+    assert any(text.startswith("This game's table failed to load") for text in said), said
+    shoot(ann, "broken-table")

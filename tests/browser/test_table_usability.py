@@ -175,11 +175,16 @@ def test_words_and_marks_that_do_not_rely_on_colour_or_grammar_luck(
                 scorepad: { rounds: [[4, 12]], totals: [4, 12] },
                 options: { target: 50 },
             };
-            renderScorepad(box, room, null, (s) => room.seats[s].name);
-            return [...box.querySelectorAll('tfoot td.is-leading')].map((td) => td.textContent);
+            renderScorepad(box, room, null, (s) => room.seats[s].name, { winner: 'lowest_total' });
+            const low = [...box.querySelectorAll('tfoot td.is-leading')].map((td) => td.textContent);
+            // The client has no winner rule of its own: without the descriptor's, nobody leads.
+            const other = document.createElement('div');
+            document.body.append(other);
+            renderScorepad(other, room, null, (s) => room.seats[s].name);
+            return [low, other.querySelectorAll('tfoot td.is-leading').length];
         }"""
     )
-    assert leading == ["4 (leading)"]
+    assert leading == [["4 (leading)"], 0]
 
     # The side panel the descriptor names, the leader by its winner rule: stars won high, a progress track.
     panels = page.evaluate(

@@ -45,12 +45,18 @@ describe("the due seat", () => {
 });
 
 describe("passing the device", () => {
+  const secret = { id: "mojo", hides_information: true, open_table: false };
   it("hides the table between two different seats of a game with secrets", () => {
-    assert.equal(mustPass(0, 2, false), true);
-    assert.equal(mustPass(2, 2, false), false);
-    assert.equal(mustPass(null, 2, false), false);
+    assert.equal(mustPass(0, 2, secret), true);
+    assert.equal(mustPass(2, 2, secret), false);
+    assert.equal(mustPass(null, 2, secret), false);
   });
-  it("never for an open table", () => {
-    assert.equal(mustPass(0, 2, true), false);
+  it("never for a game whose descriptor says its table is open", () => {
+    assert.equal(mustPass(0, 2, { id: "mokuru", hides_information: true, open_table: true }), false);
+    assert.equal(mustPass(0, 2, { id: "bells", hides_information: false, open_table: true }), false);
+  });
+  it("covers the table when there is no descriptor to say otherwise", () => {
+    assert.equal(mustPass(0, 2, null), true);
+    assert.equal(mustPass(0, 2, { id: "x" }), true);
   });
 });

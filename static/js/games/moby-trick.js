@@ -644,8 +644,6 @@ export function mount(root, ctx) {
 
   return {
     update,
-    // The points that end the game, for the score pad's chart.
-    goal: (state) => state.view?.target ?? null,
     destroy() {
       root.replaceChildren();
     },

@@ -430,8 +430,6 @@ export function mount(root, ctx) {
 
   return {
     update,
-    // The total that ends the game, for the score pad's chart.
-    goal: (state) => state.view?.target ?? null,
     destroy() {
       root.replaceChildren();
     },

@@ -87,9 +87,9 @@ function capital(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
-// Mokuru hides nothing from the table (Darkness's deck is shown only while choosing, to the
-// possessed player): around one device the page needs no pass-the-device screen.
-export const openTable = true;
+// Around one device the page needs no pass-the-device screen: the descriptor says `open_table`
+// (Darkness's deck is shown only to the possessed player, while they choose). Its goal (the
+// Grandmaster) and its live standing (the belts) are the descriptor's too.
 
 /** The glanceable line for the player due around one device: "Ann: 3 Flips back — 3 tries". */
 export function deviceLine(view, seat, seatName) {
@@ -445,10 +445,6 @@ export function mount(root, ctx) {
 
   return {
     update,
-    // The side panel's progress bars run up to the Grandmaster belt.
-    goal: (state) => state.view?.grandmaster ?? null,
-    // Belts move within a round (a trick landed, a Belt Steal): the bars follow the board.
-    standing: (state) => state.view?.seats?.map((s) => s.belt) ?? null,
     destroy() {
       root.replaceChildren();
     },

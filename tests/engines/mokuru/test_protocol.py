@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,9 @@ class CountEngine(Engine[CountState]):
 
     def hidden_ids(self, state: CountState, seat: int | None) -> frozenset[int]:
         return frozenset()
+
+    def resample(self, state: CountState, seat: int, rng: random.Random) -> CountState:
+        return CountState(**state.__dict__)  # nothing is hidden
 
     def scorepad(self, state: CountState) -> Scorepad:
         return Scorepad(totals=[0, 0])

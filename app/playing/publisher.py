@@ -1,0 +1,68 @@
+"""The events the playing layer publishes once a change is committed, and the one door they leave by.
+
+Every process hears every event (app/realtime/broker.py) and turns it into what its sockets are sent
+(app/playing/fanout.py). The kinds:
+- "state": the match moved; with the move (match, game, version, seat, action, status) when one move
+  made it, so every process can build the bodies from the state it holds;
+- "room": the room body changed;
+- "seats": who plays a seat, or with which token, changed: forget what is remembered of the room's
+  seats (`revoked`: the seat whose old token stopped working), then the room body;
+- "gone": the room was deleted (app/retention.py, which publishes it): forget it, close its sockets;
+- "chat": a chat line, or a line of the table's own.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from app.realtime.broker import Broker
+from app.services.matches import Applied
+
+log = logging.getLogger(__name__)
+
+Event = dict[str, Any]
+
+
+def moved(applied: Applied) -> Event:
+    """Enough for every process to build each viewer's body from the state it holds in memory."""
+    return {
+        "kind": "state",
+        "match": applied.match_id,
+        "game": applied.game,
+        "version": applied.version,
+        "seat": applied.seat,
+        "action": applied.action,
+        "status": applied.status,
+    }
+
+
+class Publisher:
+    """Tells every process's viewers about a committed change. Never raises: see publish."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+
+    async def publish(self, room_id: str, event: Event) -> None:
+        try:
+            await self.broker.publish(room_id, event)
+        except Exception:
+            # Every caller has committed already: a fan-out that fails (Redis unreachable, one viewer's
+            # body failing to build) must not turn a done change into an error or end the socket that
+            # made it. The sockets catch up with the next change, or with a fresh snapshot on reconnect.
+            log.exception("telling the viewers of room %s about %s failed", room_id, event)
+
+    async def state_changed(self, room_id: str) -> None:
+        await self.publish(room_id, {"kind": "state"})
+
+    async def played(self, room_id: str, applied: Applied) -> None:
+        await self.publish(room_id, moved(applied))
+
+    async def room_changed(self, room_id: str) -> None:
+        await self.publish(room_id, {"kind": "room"})
+
+    async def seats_changed(self, room_id: str, revoked: int | None = None) -> None:
+        await self.publish(room_id, {"kind": "seats", "revoked": revoked})
+
+    async def chat(self, room_id: str, message: dict[str, Any]) -> None:
+        await self.publish(room_id, {"kind": "chat", "message": message})

@@ -1,0 +1,115 @@
+"""Bot turns: which bot is due to act in a room, and what it chooses, from the state its seat is in."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import or_, select
+
+from app.db import Database
+from app.errors import AppError
+from app.models import Match, Room, Seat
+from app.services import matches
+from app.services.cache import StateCache
+from app.services.moves import Move
+from app.services.seats import Seats
+from engines.core import get_bots, get_engine
+from engines.core import takes_optional_actions as bot_takes_optional_actions
+
+_MASK = (1 << 63) - 1
+
+
+def _bot_seed(seed: int, version: int, seat: int) -> int:
+    return (seed * 1_000_003 + version * 31 + seat) & _MASK
+
+
+def takes_optional_actions(game: str, kind: str) -> bool:
+    """Whether bots of `kind` are offered optional actions out of turn: the kind implements
+    `engines.core.OptionalActionBot` (`optional(state, seat)` as well as `choose`)."""
+    return bot_takes_optional_actions(get_bots(game).get(kind))
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    room_id: str
+    version: int
+    seat: int
+    kind: str
+    # Already chosen: an optional action (out of turn) the bot decided to take while looking.
+    action: Any = None
+    # Wait longer before acting: a person is waited for at the same time (a witness, a racer) or may
+    # still take an optional action (Immunity) that the bot's move would end the window for.
+    patient: bool = False
+
+
+class BotTurns:
+    def __init__(self, db: Database, cache: StateCache, seats: Seats) -> None:
+        self.db = db
+        self.cache = cache
+        self.seats = seats
+
+    def rooms_with_bots(self) -> list[str]:
+        """Rooms in play with a bot seated: after a restart their bots must pick up where they were."""
+        with self.db.read() as session:
+            query = (
+                select(Room.id)
+                .join(Seat, Seat.room_id == Room.id)
+                .join(Match, Match.room_id == Room.id)
+                .where(Match.status == "playing", or_(Seat.bot.is_(True), Seat.stand_in.is_(True)))
+                .distinct()
+            )
+            return list(session.scalars(query))
+
+    def bot_turn(self, room_id: str, declined: frozenset[tuple[int, int]] = frozenset()) -> BotTurn | None:
+        """The bot due to act now, if any: first a bot outside to_act that takes an optional action
+        (asked through its `optional(state, seat)`, when it has one; None declines), then a bot in
+        to_act. `declined` holds (version, seat) optional offers not to make again (they failed)."""
+        facts = self.seats.facts(room_id)
+        if facts is None or not facts.bots:
+            return None
+        with self.db.read() as session:
+            match = matches.current_match(session, room_id)
+            if match is None or match.status != "playing":
+                return None
+            state = matches.load_state(session, match, self.cache)
+            version, seed, players = match.version, match.seed, match.players
+        engine = get_engine(facts.game)
+        acting = engine.to_act(state)
+        if not acting:
+            return None
+        bots = get_bots(facts.game)
+        for seat in sorted(facts.bots):
+            if seat in acting or (version, seat) in declined:
+                continue
+            kind = facts.bots[seat]
+            if not takes_optional_actions(facts.game, kind) or not engine.legal_actions(state, seat):
+                continue
+            bot = bots[kind](engine, _bot_seed(seed, version, seat))
+            action = bot.optional(copy.deepcopy(state), seat)
+            if action is not None:
+                return BotTurn(room_id, version, seat, kind, action=action)
+        people = [s for s in range(players) if s not in facts.bots]
+        patient = any(s in acting or engine.legal_actions(state, s) for s in people)
+        for seat in sorted(facts.bots):
+            if seat in acting:
+                return BotTurn(room_id, version, seat, facts.bots[seat], patient=patient)
+        return None
+
+    def choose_bot(self, turn: BotTurn) -> Move:
+        """The bot's action at the turn's version, chosen outside any transaction (a strong bot may think
+        a while). Applying it at that version (stale_version if the match moved on) is the caller's."""
+        with self.db.read() as session:
+            match = matches.current_match(session, turn.room_id)
+            if match is None or match.version != turn.version:
+                raise AppError("stale_version", "the match moved on before the bot played")
+            state = matches.load_state(session, match, self.cache)
+            game, seed = match.game, match.seed
+        if turn.action is not None:
+            return Move(turn.room_id, turn.seat, turn.action, turn.version)
+        engine = get_engine(game)
+        bot = get_bots(game)[turn.kind](engine, _bot_seed(seed, turn.version, turn.seat))
+        # The bot gets its own copy: cached states are shared by every thread of this process.
+        action = bot.choose(copy.deepcopy(state), turn.seat)
+        return Move(turn.room_id, turn.seat, action, turn.version)

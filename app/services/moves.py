@@ -1,0 +1,110 @@
+"""Playing: the deal, and moves applied in group commits, with the fast path for a state held in memory."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from app.db import Database
+from app.services import matches, rooms
+from app.services.cache import StateCache
+from app.services.seats import Seats
+
+
+@dataclass(frozen=True)
+class Move:
+    """An action to apply: the seat is already authenticated."""
+
+    room_id: str
+    seat: int
+    action: Any
+    version: int | None
+
+
+class Moves:
+    def __init__(
+        self, db: Database, cache: StateCache, seats: Seats, test_seeds: list[int] | None = None
+    ) -> None:
+        self.db = db
+        self.cache = cache
+        self.seats = seats
+        # Test only (Settings.test_seeds): the seeds matches are dealt from, in turn.
+        self._test_seeds = itertools.cycle(test_seeds) if test_seeds else None
+        self._test_seeds_lock = threading.Lock()
+
+    def start(self, room_id: str, token: str | None, starter: int | Literal["random"] | None = None) -> None:
+        """Deal the room's match (the host only); its first state is kept in memory."""
+        with self.db.transaction() as session:
+            match_id, state = rooms.start_room(session, room_id, token, starter, self._next_test_seed())
+        self.cache.put(match_id, 1, state)
+
+    def _next_test_seed(self) -> int | None:
+        if self._test_seeds is None:
+            return None
+        with self._test_seeds_lock:
+            return next(self._test_seeds)
+
+    def apply_moves(self, moves: list[Move]) -> list[matches.Applied | Exception]:
+        """Apply every move in one transaction and one commit (group commit), in order; each move
+        succeeds or fails on its own (a refused one writes nothing). Returns once committed."""
+        results: list[matches.Applied | Exception] = []
+        # States reached in this transaction, so a room's second move builds on its first.
+        pending: dict[int, tuple[int, Any]] = {}
+        rows: list[dict[str, Any]] = []
+        with self.db.transaction() as session:
+            for move in moves:
+                try:
+                    applied = self._apply_known(session, move, pending, rows)
+                    if applied is None:
+                        # The reading path: a savepoint, so a refusal found late writes nothing.
+                        with session.begin_nested():
+                            applied = matches.apply_action(
+                                session,
+                                move.room_id,
+                                move.seat,
+                                move.action,
+                                move.version,
+                                self.cache,
+                                pending,
+                            )
+                except Exception as error:
+                    results.append(error)
+                    continue
+                pending[applied.match_id] = (applied.version, applied.state)
+                results.append(applied)
+            matches.insert_actions(session, rows)
+        for result in results:
+            if isinstance(result, matches.Applied):
+                self.cache.put(result.match_id, result.version, result.state)
+        return results
+
+    def _apply_known(
+        self, session: Any, move: Move, pending: dict[int, tuple[int, Any]], rows: list[dict[str, Any]]
+    ) -> matches.Applied | None:
+        """The fast path: a plain move on a state this process holds (None: take the reading path)."""
+        facts = self.seats.known_facts(move.room_id)
+        if facts is None:
+            return None
+        known = pending.get(facts.match_id) or self.cache.get(facts.match_id)
+        if known is None:
+            return None
+        done = matches.apply_known(
+            session, facts.match_id, facts.game, known, move.seat, move.action, move.version
+        )
+        if done is None:
+            return None
+        applied, row = done
+        rows.append(row)
+        return applied
+
+    def act(
+        self, room_id: str, token: str | None, action: Any, version: int | None = None
+    ) -> matches.Applied:
+        """Apply one player's action in a transaction of its own; returns once it is committed."""
+        seat = self.seats.player_seat(room_id, token)
+        result = self.apply_moves([Move(room_id, seat, action, version)])[0]
+        if isinstance(result, Exception):
+            raise result
+        return result
