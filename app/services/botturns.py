@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,10 +16,22 @@ from app.services import matches
 from app.services.cache import StateCache
 from app.services.moves import Move
 from app.services.seats import Seats
-from engines.core import get_bots, get_engine
+from engines.core import Engine, get_bots, get_engine
 from engines.core import takes_optional_actions as bot_takes_optional_actions
 
 _MASK = (1 << 63) - 1
+
+
+def seen_by(engine: Engine[Any], state: Any, seat: int, bot_seed: int) -> Any:
+    """What a bot of `seat` is given to decide on: the state with everything the seat may not see or
+    remember dealt again (`Engine.resample`), so no bot can play on a card it could not know. The
+    conformance suite checks that no bot chooses differently for it (tests/engines/test_resample.py).
+    A copy of its own: cached states are shared by every thread of this process."""
+    return copy.deepcopy(engine.resample(state, seat, random.Random(bot_seed ^ _REDEAL_SALT)))
+
+
+# Keeps the re-deal's random stream apart from the bot's own (both derive from the bot's seed).
+_REDEAL_SALT = 0x5EA7_ED_0F_F00D
 
 
 def _bot_seed(seed: int, version: int, seat: int) -> int:
@@ -86,8 +99,8 @@ class BotTurns:
             kind = facts.bots[seat]
             if not takes_optional_actions(facts.game, kind) or not engine.legal_actions(state, seat):
                 continue
-            bot = bots[kind](engine, _bot_seed(seed, version, seat))
-            action = bot.optional(copy.deepcopy(state), seat)
+            bot_seed = _bot_seed(seed, version, seat)
+            action = bots[kind](engine, bot_seed).optional(seen_by(engine, state, seat, bot_seed), seat)
             if action is not None:
                 return BotTurn(room_id, version, seat, kind, action=action)
         people = [s for s in range(players) if s not in facts.bots]
@@ -109,7 +122,7 @@ class BotTurns:
         if turn.action is not None:
             return Move(turn.room_id, turn.seat, turn.action, turn.version)
         engine = get_engine(game)
-        bot = get_bots(game)[turn.kind](engine, _bot_seed(seed, turn.version, turn.seat))
-        # The bot gets its own copy: cached states are shared by every thread of this process.
-        action = bot.choose(copy.deepcopy(state), turn.seat)
+        bot_seed = _bot_seed(seed, turn.version, turn.seat)
+        bot = get_bots(game)[turn.kind](engine, bot_seed)
+        action = bot.choose(seen_by(engine, state, turn.seat, bot_seed), turn.seat)
         return Move(turn.room_id, turn.seat, action, turn.version)

@@ -86,3 +86,34 @@ def test_a_bot_that_keeps_failing_hands_its_turn_to_the_fallback_bot(
     state = first_move_then_wait_for_the_bot(client, room_id, host)
     assert state["version"] == 3 and state["to_act"] == [0], "the match went on"
     assert kinds == ["clever", "clever", "steady"]
+
+
+def test_a_bot_decides_on_a_redeal_of_what_it_cannot_see(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server hands a bot `Engine.resample` of the real state: its own view is the same, the
+    cards it may not see are dealt again, so no bot can play on what it could not know."""
+    engine = tiny_game.ENGINE
+    redeals: list[tuple[Any, int, Any]] = []
+    given: list[Any] = []
+    resample, choose = type(engine).resample, RandomBot.choose
+
+    def recording_resample(self: Any, state: Any, seat: int, rng: Any) -> Any:
+        redealt = resample(self, state, seat, rng)
+        redeals.append((state, seat, redealt))
+        return redealt
+
+    def recording_choose(bot: RandomBot, state: Any, seat: int) -> Any:
+        given.append(state)
+        return choose(bot, state, seat)
+
+    monkeypatch.setattr(type(engine), "resample", recording_resample)
+    monkeypatch.setattr(RandomBot, "choose", recording_choose)
+    room_id, host, _runtime = room_with_a_bot(client, monkeypatch)
+    assert first_move_then_wait_for_the_bot(client, room_id, host)["version"] >= 3
+    real, seat, redealt = redeals[0]
+    assert seat == 1 and given[0] == redealt and given[0] is not redealt  # a copy of the re-deal
+    assert engine.view(redealt, seat) == engine.view(real, seat)
+    # The host's hand and the deck are dealt again from the same cards.
+    assert sorted(redealt.hands[0] + redealt.deck) == sorted(real.hands[0] + real.deck)
+    assert (redealt.hands[0], redealt.deck, redealt.rng) != (real.hands[0], real.deck, real.rng)
