@@ -25,8 +25,42 @@ from sqlalchemy import make_url, text
 
 from app.config import Settings, sqlalchemy_url
 from app.db import Database, upgrade
+from app.playing.views import Views
+from app.realtime.presence import Presence
 from app.retention import prune
-from app.services import Services
+from app.services import rooms
+from app.services.botturns import BotTurns
+from app.services.cache import StateCache
+from app.services.moves import Moves
+from app.services.people import Times
+from app.services.seats import Seats
+
+
+class Services:
+    """The service modules a match needs, without a server: rooms, moves, bot turns and state bodies."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        cache = StateCache()
+        self.seats = Seats(db)
+        self.moves = Moves(db, cache, self.seats)
+        self.bot_turns = BotTurns(db, cache, self.seats)
+        self.views = Views(db, cache, self.seats, Presence(None), Times())
+
+    def create_room(self, game: str, name: str, options: dict[str, Any] | None) -> dict[str, Any]:
+        with self.db.transaction() as session:
+            made: dict[str, Any] = rooms.create_room(session, game, name, options)
+            return made
+
+    def add_bot(self, room_id: str, token: str) -> None:
+        with self.db.transaction() as session:
+            rooms.add_bot(session, room_id, token)
+        self.seats.forget(room_id)
+
+    def play_bot(self, turn: Any) -> None:
+        result = self.moves.apply_moves([self.bot_turns.choose_bot(turn)])[0]
+        if isinstance(result, Exception):
+            raise result
 
 
 def sqlite_bytes(db: Database) -> int:
@@ -57,15 +91,15 @@ def play(services: Services, game: str, players: int, seed: int) -> None:
     room_id, token = made["room_id"], made["token"]
     for _ in range(players - 1):
         services.add_bot(room_id, token)
-    services.start(room_id, token)
+    services.moves.start(room_id, token)
     while True:
-        state = services.state(room_id, token)
+        state = services.views.state(room_id, token)
         if state["status"] == "finished":
             return
         if 0 in state["to_act"] and state["legal_actions"]:
-            services.act(room_id, token, rng.choice(state["legal_actions"]), state["version"])
+            services.moves.act(room_id, token, rng.choice(state["legal_actions"]), state["version"])
             continue
-        turn = services.bot_turn(room_id)
+        turn = services.bot_turns.bot_turn(room_id)
         assert turn is not None, "nobody to act in a match that is not finished"
         services.play_bot(turn)
 
