@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from sqlalchemy import or_, select
 
 from app.db import Database
+from app.errors import AppError
 from app.models import Room, Seat
 from app.services import matches, people, rooms
-from app.services.auth import hash_token, player_seat, seat_of
+from app.services.auth import hash_token, seat_of
 from app.services.cache import Lru
 
 # Rooms whose facts and seat tokens each process keeps in memory (least recently used go first).
@@ -81,16 +82,10 @@ class Seats:
         return seat
 
     def player_seat(self, room_id: str, token: str | None) -> int:
-        """The seat of a player who must be seated to do this."""
-        if token is not None and (known := self.known_seat(room_id, token)) is not None:
-            return known
-        forgets = self._forgets
-        with self.db.read() as session:
-            room = rooms.find_room(session, room_id)
-            seat = player_seat(session, room_id, token)
-            epoch = room.seat_epoch
-        assert token is not None
-        self._remember_seat(room_id, token, seat, epoch, forgets)
+        """The seat of a player who must be seated to do this (a spectator is refused: unauthorized)."""
+        seat = self.seat_of(room_id, token)
+        if seat is None:
+            raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
         return seat
 
     def cached_epochs(self) -> dict[str, int]:
