@@ -31,6 +31,7 @@ from .protocol import (
     json_copy,
     seat_option,
     seat_widget,
+    who_starts,
 )
 from .registry import all_engines, game_ids, get_bots, get_engine, register, unregister
 from .replay import ReplayError, replay, replay_states, seed_commitment
@@ -81,4 +82,5 @@ __all__ = [
     "takes_optional_actions",
     "unregister",
     "upgrade_events",
+    "who_starts",
 ]

@@ -11,6 +11,7 @@ from typing import Any, Generic, Literal, TypeVar, get_args
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn
+from .rng import Rng
 
 Action = dict[str, Any]
 """An action is a small JSON object with a "type" key; legal_actions lists them."""
@@ -112,6 +113,14 @@ def seat_option(options: Options, name: str, players: int) -> int | None:
     return value if value is None else int(value)
 
 
+def who_starts(first: int | None, players: int, rng: Rng) -> int:
+    """The starting seat: the one the room chose (`first`, already checked), else one drawn from
+    the seed. A game calls it inside `Engine.deal` at the point of its deal where it has always
+    drawn the starter: that point is part of the game's seeded stream, so moving it would deal
+    every stored match differently."""
+    return first if first is not None else rng.randrange(players)
+
+
 def no_data() -> dict[str, Any]:
     return {}
 
@@ -189,6 +198,12 @@ class GameSpec:
             raise InvalidOptions(
                 f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}"
             )
+
+    def game_options(self, options: Options) -> Options:
+        """`options` as an instance of `options_model` (another model's values are parsed again)."""
+        if isinstance(options, self.options_model):
+            return options
+        return self.parse_options(options.model_dump())
 
     def parse_options(self, raw: dict[str, Any] | None) -> Options:
         try:
@@ -292,8 +307,30 @@ class Engine(ABC, Generic[S]):
     spec: GameSpec
 
     # -- setup and flow -------------------------------------------------
+    def setup(self, players: int, seed: int, options: Options) -> S:
+        """The opening position, the same way for every game (a template: games write `deal`).
+
+        1. the options as the game's own model (another `Options` is parsed again, so a wrong
+           key or value is refused with InvalidOptions);
+        2. the player count checked against the spec;
+        3. the who-starts seat the room chose, checked (`spec.starter`; None when not chosen or
+           the game has no starter option);
+        4. one seeded `Rng(seed)`, the only randomness the match will ever use;
+        5. the game's own `deal(players, rng, options, first)`.
+
+        A game overrides `deal`, not this (a test engine that must skip a step may).
+        """
+        options = self.spec.game_options(options)
+        self.spec.check_players(players)
+        starter = self.spec.starter
+        first = None if starter is None else seat_option(options, starter.option, players)
+        return self.deal(players, Rng(seed), options, first)
+
     @abstractmethod
-    def setup(self, players: int, seed: int, options: Options) -> S: ...
+    def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> S:
+        """The game's own setup, after `setup`'s shared steps: `options` is an instance of
+        `spec.options_model`, `players` is allowed, `first` is the chosen starting seat or None
+        (`who_starts(first, players, rng)` resolves it), and `rng` is fresh from the seed."""
 
     @abstractmethod
     def to_act(self, state: S) -> frozenset[int]:

@@ -21,9 +21,9 @@ from engines.core import (
     StateCodec,
     check_seat,
     log_event,
-    seat_option,
     seat_widget,
     upgrade_events,
+    who_starts,
 )
 
 from .cards import CARDS, FAMILIES, Card, rules_data
@@ -192,15 +192,9 @@ class MobyTrickEngine(Engine[MobyTrickState]):
     )
 
     # -- setup and flow -------------------------------------------------
-    def setup(self, players: int, seed: int, options: Options) -> MobyTrickState:
-        if not isinstance(options, MobyTrickOptions):
-            options = self.spec.parse_options(options.model_dump())
+    def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> MobyTrickState:
         assert isinstance(options, MobyTrickOptions)
-        self.spec.check_players(players)
-        first = seat_option(options, "first_player", players)
-        rng = Rng(seed)
-        if first is None:
-            first = rng.randrange(players)
+        first = who_starts(first, players, rng)  # drawn before the round's deal
         state = MobyTrickState(
             players=players,
             target=options.target,

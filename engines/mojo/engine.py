@@ -22,9 +22,9 @@ from engines.core import (
     check_seat,
     json_copy,
     log_event,
-    seat_option,
     seat_widget,
     upgrade_events,
+    who_starts,
 )
 
 from .cards import DECK, Card, rules_data
@@ -156,16 +156,13 @@ class MojoEngine(Engine[MojoState]):
     )
 
     # -- setup --------------------------------------------------------------
-    def setup(self, players: int, seed: int, options: Options) -> MojoState:
+    def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> MojoState:
         assert isinstance(options, MojoOptions)
-        self.spec.check_players(players)
-        first = seat_option(options, "first_seat", players)
-        rng = Rng(seed)
         state = MojoState(
             players=players, target=options.target, double_discard=options.double_discard, rng=rng
         )
         state.draw_pile = rng.shuffled(list(range(len(CARDS))))
-        self._start_round(state, rng.randrange(players) if first is None else first)
+        self._start_round(state, who_starts(first, players, rng))  # drawn after the shuffle
         return state
 
     def _start_round(self, s: MojoState, starter: int) -> None:

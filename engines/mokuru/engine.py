@@ -30,8 +30,8 @@ from engines.core import (
     check_seat,
     json_copy,
     log_event,
-    seat_option,
     seat_widget,
+    who_starts,
 )
 
 from .cards import CARDS, TABLE, Card
@@ -226,11 +226,8 @@ class MokuruEngine(Engine[MokuruState]):
     )
 
     # -- setup ------------------------------------------------------------
-    def setup(self, players: int, seed: int, options: Options) -> MokuruState:
+    def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> MokuruState:
         assert isinstance(options, MokuruOptions)
-        self.spec.check_players(players)
-        first = seat_option(options, "first_seat", players)
-        rng = Rng(seed)
         witness = options.witness == "on" or (options.witness == "auto" and players >= 3)
         state = MokuruState(
             players=players,
@@ -245,7 +242,7 @@ class MokuruEngine(Engine[MokuruState]):
         )
         state.deck = rng.shuffled(list(TABLE.deck))
         state.masters = rng.shuffled(list(TABLE.masters))
-        state.turn = rng.randrange(players) if first is None else first
+        state.turn = who_starts(first, players, rng)  # drawn after both shuffles
         return state
 
     # -- flow -------------------------------------------------------------

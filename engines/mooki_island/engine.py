@@ -34,8 +34,8 @@ from engines.core import (
     StateCodec,
     check_seat,
     log_event,
-    seat_option,
     seat_widget,
+    who_starts,
 )
 
 from .cards import BOX, FAMILIES, LEGENDARY, SPIDER, Face, rules_data
@@ -196,12 +196,9 @@ class MookiIslandEngine(Engine[MookiIslandState]):
     )
 
     # -- setup --------------------------------------------------------------
-    def setup(self, players: int, seed: int, options: Options) -> MookiIslandState:
+    def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> MookiIslandState:
         assert isinstance(options, MookiIslandOptions)
-        self.spec.check_players(players)
-        chosen = seat_option(options, "youngest", players)
-        rng = Rng(seed)
-        youngest = chosen if chosen is not None else rng.randrange(players)
+        youngest = who_starts(first, players, rng)  # drawn before the deal
         face_ids, piles = deal(rng)
         return MookiIslandState(
             youngest=youngest,

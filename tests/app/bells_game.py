@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import Field
 
-from engines.core import Action, Engine, GameSpec, Options, RandomBot, Result, Scorepad, check_seat
+from engines.core import Action, Engine, GameSpec, Options, RandomBot, Result, Rng, Scorepad, check_seat
 
 
 class BellsOptions(Options):
@@ -45,7 +45,7 @@ class BellsEngine(Engine[BellsState]):
         fallback_bot="random",
     )
 
-    def setup(self, players: int, seed: int, options: Options) -> BellsState:
+    def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> BellsState:
         assert isinstance(options, BellsOptions)
         return BellsState(players, options.laps)
 

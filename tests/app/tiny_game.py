@@ -58,9 +58,8 @@ class TinyEngine(Engine[TinyState]):
         hands = tuple(tuple(deck[i * HAND : (i + 1) * HAND]) for i in range(players))
         return hands, tuple(deck[players * HAND :])
 
-    def setup(self, players: int, seed: int, options: Options) -> TinyState:
+    def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> TinyState:
         assert isinstance(options, TinyOptions)
-        rng = Rng(seed)
         hands, deck = self._deal(players, rng)
         return TinyState(players, options.rounds, 1, 0, hands, deck, (), (), tuple(rng.dump()))
 

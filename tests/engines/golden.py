@@ -1,32 +1,34 @@
-"""Golden replays: a seed and an action list with the views they must produce.
+"""Golden replays, one harness for every game: a recorded match and the positions it must produce.
 
-Regenerate after an intended rule change with `python -m tests.engines.golden`,
-then read the diff: every changed line is a behaviour change players will see.
+Each case is one file, `tests/engines/golden/<game id>/<case>.json`, in one format:
+
+    game, players, seed, options   how the match is set up (`engine.setup`)
+    seats                          who played it: per seat {"bot": a key of the game's BOTS,
+                                   "seed": the bot's seed, and any further constructor keywords}
+    every                          a position is stored every `every` actions (and at the end)
+    actions                        [[seat, action], ...] as the bots played them
+    checkpoints                    {"<actions so far>": {"to_act", "scorepad", "views"}}
+    result                         the match's result (a golden match is played to its end)
+
+The test (tests/engines/test_golden.py) replays the stored actions and compares every stored
+position and the result. After an intended rule change, record a game's cases again from their own
+`seats`, then read the diff: every changed line is a behaviour change players will see.
+
+    python -m tests.engines.golden --regenerate GAME   # or --regenerate all
+
+A new case: write a file with the set-up keys, `seats` and `every` only, then regenerate its game.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from engines.core import get_bots, get_engine
+from engines.core import get_bots, get_engine, takes_optional_actions
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
-
-EVERY = 40  # actions between two stored positions
-
-# name -> (game, players, seed, options). Strong and random bots alternate seats, so the
-# actions are realistic play and still reach the rarer moves (chains, bonuses, leader choices).
-CASES: dict[str, tuple[str, int, int, dict[str, Any]]] = {
-    "mojo-3p": ("mojo", 3, 2024, {"target": 30}),
-    "mojo-2p-double-discard": ("mojo", 2, 77, {"double_discard": True, "target": 25}),
-    "mojo-5p": ("mojo", 5, 5, {"target": 40, "first_seat": 3}),
-    "moby-trick-2p": ("moby-trick", 2, 11, {}),
-    "moby-trick-3p": ("moby-trick", 3, 2024, {"target": 30}),
-    "moby-trick-4p-first-player-2": ("moby-trick", 4, 5, {"target": 20, "first_player": 2}),
-}
 
 
 def snapshot(engine: Any, state: Any, players: int) -> dict[str, Any]:
@@ -37,17 +39,57 @@ def snapshot(engine: Any, state: Any, players: int) -> dict[str, Any]:
     }
 
 
-def play(
-    game: str, players: int, seed: int, options: dict[str, Any], seats: list[Any], every: int = EVERY
-) -> dict[str, Any]:
-    """A whole match of `seats` (one bot per seat), with a stored position every `every` actions."""
+def case_paths(game: str | None = None) -> list[Path]:
+    """Every case file, or one game's, in name order."""
+    pattern = f"{game}/*.json" if game is not None else "*/*.json"
+    return sorted(GOLDEN_DIR.glob(pattern))
+
+
+def case_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+def load(path: Path) -> dict[str, Any]:
+    case: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    if case["game"] != path.parent.name:
+        raise ValueError(f"{case_id(path)}: the file says game {case['game']!r}")
+    return case
+
+
+def _bots(case: dict[str, Any]) -> list[Any]:
+    engine = get_engine(case["game"])
+    kinds = get_bots(case["game"])
+    bots = []
+    for seat in case["seats"]:
+        extra = {k: v for k, v in seat.items() if k not in ("bot", "seed")}
+        bots.append(kinds[seat["bot"]](engine, seat["seed"], **extra))
+    return bots
+
+
+def _next(engine: Any, state: Any, bots: list[Any]) -> tuple[int, Any]:
+    """The next action as the bot runner plays it: first, in seat order, an optional action of a
+    seat out of turn whose bot kind takes them (Mokuru's Immunity, Steal a Trick); else the
+    lowest acting seat's choice."""
+    acting = engine.to_act(state)
+    for seat, bot in enumerate(bots):
+        if seat not in acting and takes_optional_actions(type(bot)):
+            extra = bot.optional(state, seat)
+            if extra is not None:
+                return seat, extra
+    seat = min(acting)
+    return seat, bots[seat].choose(state, seat)
+
+
+def record(case: dict[str, Any]) -> dict[str, Any]:
+    """The case played again by its seats from the start, positions stored every `every` actions."""
+    game, players, every = case["game"], case["players"], case["every"]
     engine = get_engine(game)
-    state = engine.setup(players, seed, engine.spec.parse_options(options))
+    bots = _bots(case)
+    state = engine.setup(players, case["seed"], engine.spec.parse_options(case["options"]))
     actions: list[list[Any]] = []
     checkpoints = {"0": snapshot(engine, state, players)}
-    while acting := engine.to_act(state):
-        seat = min(acting)
-        action = seats[seat].choose(state, seat)
+    while engine.to_act(state):
+        seat, action = _next(engine, state, bots)
         state = engine.apply(state, seat, action)
         actions.append([seat, action])
         if len(actions) % every == 0:
@@ -55,55 +97,52 @@ def play(
     checkpoints[str(len(actions))] = snapshot(engine, state, players)
     result = engine.result(state)
     return {
-        "game": game,
-        "players": players,
-        "seed": seed,
-        "options": options,
+        **{k: case[k] for k in ("game", "players", "seed", "options", "seats", "every")},
         "actions": actions,
         "checkpoints": checkpoints,
         "result": result.to_json() if result else None,
     }
 
 
-def record(name: str) -> dict[str, Any]:
-    game, players, seed, options = CASES[name]
-    engine = get_engine(game)
-    bots = get_bots(game)
-    strong = bots.get("strong", bots["random"])
-    seats = [
-        strong(engine, seed + s) if s % 2 == 0 else bots["random"](engine, seed + s) for s in range(players)
-    ]
-    return play(game, players, seed, options, seats)
-
-
-def replay(golden: dict[str, Any]) -> dict[str, Any]:
-    """Apply the stored actions and take snapshots at the stored steps."""
-    engine = get_engine(golden["game"])
-    players = golden["players"]
-    state = engine.setup(players, golden["seed"], engine.spec.parse_options(golden["options"]))
+def replay(case: dict[str, Any]) -> dict[str, Any]:
+    """The stored actions applied again, with positions taken at the stored steps."""
+    engine = get_engine(case["game"])
+    players = case["players"]
+    state = engine.setup(players, case["seed"], engine.spec.parse_options(case["options"]))
     checkpoints = {"0": snapshot(engine, state, players)}
-    for step, (seat, action) in enumerate(golden["actions"], start=1):
+    for step, (seat, action) in enumerate(case["actions"], start=1):
         state = engine.apply(state, seat, action)
-        if str(step) in golden["checkpoints"]:
+        if str(step) in case["checkpoints"]:
             checkpoints[str(step)] = snapshot(engine, state, players)
     result = engine.result(state)
-    return {**golden, "checkpoints": checkpoints, "result": result.to_json() if result else None}
+    return {
+        **case,
+        "checkpoints": checkpoints,
+        "over": not engine.to_act(state),
+        "result": result.to_json() if result else None,
+    }
 
 
-def path_for(name: str) -> Path:
-    return GOLDEN_DIR / f"{name}.json"
+def dumps(case: dict[str, Any]) -> str:
+    return json.dumps(case, indent=1, sort_keys=True) + "\n"
 
 
-def write_all(directory: Path, names: Iterable[str], record: Callable[[str], dict[str, Any]]) -> None:
-    """Record each case again into `directory`/<name>.json."""
-    directory.mkdir(exist_ok=True)
-    for name in names:
-        text = json.dumps(record(name), indent=1, sort_keys=True) + "\n"
-        (directory / f"{name}.json").write_text(text, encoding="utf-8")
+def regenerate(game: str) -> list[Path]:
+    """Record every case of `game` ("all": of every game) again, in place."""
+    paths = case_paths(None if game == "all" else game)
+    if not paths:
+        raise SystemExit(f"no golden cases for {game!r} under {GOLDEN_DIR}")
+    for path in paths:
+        path.write_text(dumps(record(load(path))), encoding="utf-8")
+    return paths
 
 
-def main() -> None:
-    write_all(GOLDEN_DIR, CASES, record)
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.engines.golden", description="Golden replays.")
+    parser.add_argument("--regenerate", metavar="GAME", required=True, help='a game id, or "all"')
+    args = parser.parse_args(argv)
+    for path in regenerate(args.regenerate):
+        print(f"recorded {case_id(path)}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import Field
 
-from engines.core import Options, Starter, conformance, seat_option, seat_widget
+from engines.core import Options, Rng, Starter, conformance, seat_option, seat_widget
 from tests.app.tiny_game import TinyEngine, TinyOptions, TinyState
 
 
@@ -84,9 +84,12 @@ _STARTER_SPEC = replace(
 
 
 class _SeatBlind(TinyEngine):
-    """Accepts any starting seat, whoever sits there."""
+    """Accepts any starting seat, whoever sits there (it skips the shared `setup`'s seat check)."""
 
     spec = _STARTER_SPEC
+
+    def setup(self, players: int, seed: int, options: Options) -> TinyState:
+        return self.deal(players, Rng(seed), options, None)
 
 
 class _SeatCrash(TinyEngine):

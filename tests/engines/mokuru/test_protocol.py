@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engines.core import Action, Engine, EngineError, GameSpec, Options, Result, Scorepad, check_seat
+from engines.core import Action, Engine, EngineError, GameSpec, Options, Result, Rng, Scorepad, check_seat
 from engines.core.conformance import check_waiting, optional_moves, random_playout
 
 
@@ -27,7 +27,7 @@ class CountEngine(Engine[CountState]):
     def __init__(self, stall: bool = False) -> None:
         self.stall = stall
 
-    def setup(self, players: int, seed: int, options: Options) -> CountState:
+    def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> CountState:
         return CountState()
 
     def to_act(self, state: CountState) -> frozenset[int]:
