@@ -114,7 +114,7 @@ export function createTable(ctx) {
       if (table?.game !== room.game) return;
     }
     const { state } = rs.get();
-    if (state) table.renderer.update(state, rs.get().room);
+    if (state) table.renderer.update(state, room);
     renderSummary();
     renderSide();
     renderGameOver();
