@@ -1,0 +1,58 @@
+// Moby Trick's card faces and chips: value, pearls down the left edge, the family's symbol and
+// name, and the bonus badge, so nothing depends on telling colours apart.
+
+import { h } from "../../dom.js";
+import { bonusWords, cardLabel, familyClass, familyName, symbolOf } from "./words.js";
+
+export function pearlDots(count) {
+  return Array.from({ length: count }, () => h("span", { class: "pearl" }));
+}
+
+export function bonusBadge(bonus) {
+  switch (bonus?.kind) {
+    case "flip":
+      return h("span", { class: "whale-bonus bonus-flip", title: "Bonus: flip the token" }, "1⇅9");
+    case "trump":
+      return h(
+        "span",
+        { class: "whale-bonus bonus-trump", title: `Bonus: ${bonusWords(bonus)}` },
+        "⇒",
+        h("b", { class: familyClass(bonus.family) }, symbolOf(bonus.family)),
+      );
+    case "pearl":
+      return h("span", { class: "whale-bonus bonus-pearl", title: "Bonus: 1 pearl" }, "+", h("span", { class: "pearl" }));
+    default:
+      return null;
+  }
+}
+
+/** One card face. `tag` is "button" for a card that can be chosen. Pearls run down the left edge as printed. */
+export function cardFace(card, { tag = "div", size = "", extraClass = "", attrs = {} } = {}) {
+  const button = tag === "button";
+  return h(
+    tag,
+    {
+      class: `card whale ${familyClass(card.family)}${size ? ` card-${size}` : ""}${extraClass ? ` ${extraClass}` : ""}`,
+      "aria-label": cardLabel(card),
+      ...(button ? { type: "button" } : { role: "img" }),
+      ...(card.id !== undefined ? { "data-card-id": card.id } : {}),
+      ...attrs,
+    },
+    h("span", { class: "whale-value", "aria-hidden": "true" }, String(card.value)),
+    card.pearls ? h("span", { class: "whale-pearls", "aria-hidden": "true" }, pearlDots(card.pearls)) : null,
+    h("span", { class: "whale-mark", "aria-hidden": "true" }, symbolOf(card.family)),
+    h("span", { class: "whale-corner", "aria-hidden": "true" }, bonusBadge(card.bonus)),
+    h("span", { class: "whale-name", "aria-hidden": "true" }, card.family ? familyName(card.family) : "any family"),
+  );
+}
+
+export function familyChip(family, extra = "") {
+  return h(
+    "span",
+    { class: `family-chip ${familyClass(family)}${extra ? ` ${extra}` : ""}` },
+    h("span", { class: "chip-symbol", "aria-hidden": "true" }, symbolOf(family)),
+    " ",
+    familyName(family),
+  );
+}
+

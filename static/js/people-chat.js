@@ -1,0 +1,150 @@
+// The table chat: its messages (from the socket and `GET …/chat`), muting spectators by their
+// shown name, the form (players, and spectators when the host allows), and where the chat sits
+// (the waiting room before the deal, the table's side after). The table's own lines
+// (`kind: "seat"`) have no author and cannot be muted.
+
+import { api } from "./api.js";
+import { fill, h } from "./dom.js";
+import { addMessage, isSeatLine, muteKey, toggleMuted, visibleMessages } from "./people-kit.js";
+import { $, say } from "./room-page.js";
+
+/** ctx: { roomId, prefs (people-prefs.js), mySeat(), token(), post(path, body), refreshRoom(),
+ *         chatShown() (the table redraws its log) } */
+export function createChat(ctx) {
+  const { roomId, prefs } = ctx;
+  let messages = [];
+  // The names this page wrote under as a spectator (its own messages get no mute button).
+  const myNames = new Set();
+
+  function updateForm(room) {
+    const me = ctx.mySeat();
+    const canWrite = me !== null || room.chat_spectators;
+    $("chat-form").hidden = !canWrite;
+    $("chat-readonly").hidden = canWrite;
+    $("chat-spectator-name").hidden = me !== null;
+    const isHost = me !== null && me === room.host_seat;
+    $("chat-spectators-field").hidden = !isHost;
+    $("chat-spectators").checked = Boolean(room.chat_spectators);
+  }
+
+  function place(room) {
+    const panel = $("chat-panel");
+    const home = room.status === "waiting" ? $("waiting-panel") : document.querySelector("#game-panel .side");
+    if (home && panel.parentElement !== home) home.append(panel);
+    panel.hidden = false;
+  }
+
+  function muteSpectator(name) {
+    prefs.setMuted(toggleMuted(prefs.muted(), name));
+    draw();
+  }
+
+  function line(m) {
+    if (isSeatLine(m)) {
+      // The table's own line: no author, nothing to mute.
+      return h("li", { class: "chat-message is-table" }, h("span", { class: "chat-text" }, m.text));
+    }
+    const mine = m.seat !== null && m.seat !== undefined ? m.seat === ctx.mySeat() : myNames.has(m.name);
+    const key = muteKey(m);
+    const spectator = typeof key === "string";
+    return h(
+      "li",
+      { class: `chat-message${mine ? " is-mine" : ""}${spectator ? " is-spectator" : ""}` },
+      h("b", { class: "chat-name" }, m.name),
+      " ",
+      h("span", { class: "chat-text" }, m.text),
+      spectator && !mine
+        ? h("button", { class: "link-button mute-button chat-mute", type: "button", "aria-label": `Mute ${m.name}`, onclick: () => muteSpectator(key) }, "Mute")
+        : null,
+    );
+  }
+
+  function draw() {
+    const log = $("chat-log");
+    const muted = prefs.muted();
+    const shown = visibleMessages(messages, muted);
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    fill(log, shown.map(line));
+    $("chat-empty").hidden = shown.length > 0;
+    $("chat-empty").textContent = messages.length ? "Only muted people wrote so far." : "No messages yet. Say hello!";
+    // Spectators muted here, each with a way to hear them again (players unmute from their row).
+    const silenced = muted.filter((key) => typeof key === "string");
+    const list = $("chat-muted");
+    list.hidden = silenced.length === 0;
+    fill(
+      list,
+      silenced.length ? h("span", { class: "muted" }, "Muted: ") : null,
+      silenced.map((name) =>
+        h("span", { class: "chat-muted-name" }, name, " ", h("button", { class: "link-button", type: "button", "aria-label": `Unmute ${name}`, onclick: () => muteSpectator(name) }, "Unmute")),
+      ),
+    );
+    if (atBottom) log.scrollTop = log.scrollHeight;
+    ctx.chatShown();
+  }
+
+  /** The messages this reader sees (muted players left out), oldest first: the table's log
+   * shows them too. */
+  function shownMessages() {
+    return visibleMessages(messages, prefs.muted());
+  }
+
+  function chat(message) {
+    const fresh = !messages.some((m) => m.id === message.id);
+    messages = addMessage(messages, message);
+    draw();
+    if (fresh && !isSeatLine(message) && message.seat !== ctx.mySeat() && !prefs.muted().includes(muteKey(message))) {
+      $("chat-log").dataset.unread = "yes";
+    }
+  }
+
+  async function load() {
+    try {
+      const body = await api("GET", `/api/rooms/${roomId}/chat`);
+      for (const message of body.messages) messages = addMessage(messages, message);
+      draw();
+    } catch (error) {
+      console.warn("chat failed to load", error);
+    }
+  }
+
+  async function send(event) {
+    event.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    const body = { text };
+    const spectatorName = $("chat-spectator-name").value.trim();
+    if (ctx.mySeat() === null && spectatorName) body.name = spectatorName;
+    $("chat-send").disabled = true;
+    try {
+      const message = await api("POST", `/api/rooms/${roomId}/chat`, { body, token: ctx.token() });
+      if (ctx.mySeat() === null && message.name) myNames.add(message.name);
+      chat(message);
+      input.value = "";
+      say($("chat-error"), null);
+    } catch (error) {
+      say($("chat-error"), error);
+    } finally {
+      $("chat-send").disabled = false;
+      input.focus();
+    }
+  }
+
+  async function spectatorsChanged(event) {
+    try {
+      await ctx.post("chat/settings", { spectators: event.currentTarget.checked });
+      ctx.refreshRoom();
+    } catch (error) {
+      say($("chat-error"), error);
+    }
+  }
+
+  function start() {
+    $("chat-form").addEventListener("submit", send);
+    $("chat-spectators").addEventListener("change", spectatorsChanged);
+    $("chat-input").addEventListener("focus", () => delete $("chat-log").dataset.unread);
+    load();
+  }
+
+  return { start, chat, load, draw, shownMessages, updateForm, place };
+}

@@ -1,0 +1,70 @@
+// The room page's state, in one observable place (DOM-free): the room body, the games' descriptors,
+// the seat this page acts as and its connection, the seat's state body, whether it is this seat's
+// turn, and what is around one device. The page's modules read it with `get()`, change it with
+// `set(patch)`, and hear of changes with `subscribe(fn)`.
+
+/** The fields a room page starts with. */
+export function initialRoomState() {
+  return {
+    room: null, // the room body the server pushes (seats, status, score pad, requests)
+    games: null, // GET /api/games: every game's descriptor
+    seat: null, // { seat, token, name } when this page acts as a seat here
+    connection: null, // the active seat's (or the spectator's) RoomConnection
+    state: null, // the active connection's state body
+    myTurn: false,
+    sawStart: false, // this page saw the room before the deal
+    joinReason: null,
+    // Around one device: a connection per held seat, and the pass-the-device cover.
+    device: { conns: new Map(), covered: false, passTo: null, ready: false },
+  };
+}
+
+/**
+ * `createRoomState(initial)` → { get(), set(patch), subscribe(fn) }. `set` merges `patch` into a
+ * fresh object (a state handed out by `get` is never changed by a later `set`) and calls every
+ * subscriber with (state, changedKeys) when a value actually changed; `subscribe` returns the
+ * function that unsubscribes.
+ */
+export function createRoomState(initial = initialRoomState()) {
+  let current = { ...initial };
+  const listeners = new Set();
+  return {
+    get() {
+      return current;
+    },
+    set(patch) {
+      const changed = Object.keys(patch).filter((key) => !Object.is(current[key], patch[key]));
+      if (!changed.length) return changed;
+      current = { ...current, ...patch };
+      for (const fn of [...listeners]) fn(current, changed);
+      return changed;
+    },
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+  };
+}
+
+/** The name of `seat` as the room body has it ("Seat 3" when it is not listed). */
+export function seatNameIn(room, seat) {
+  const entry = room?.seats?.find((s) => s.seat === seat);
+  return entry?.name || `Seat ${seat + 1}`;
+}
+
+/** The descriptor `GET /api/games` serves for the room's game, or null. */
+export function descriptorOf(state) {
+  return state.games?.find((g) => g.id === state.room?.game) || null;
+}
+
+/** How many seats are still free (1 while the descriptor is not known). */
+export function freeSeats(state) {
+  const game = descriptorOf(state);
+  if (!game) return 1;
+  return game.max_players - state.room.seats.length;
+}
+
+/** Whether `state` (a state body) waits for `seat`. */
+export function isTurnOf(state, seat) {
+  return seat !== null && seat !== undefined && (state?.to_act || []).includes(seat);
+}

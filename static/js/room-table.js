@@ -1,0 +1,237 @@
+// The game table in play: the game's renderer mounted by convention (`table-loader.js`) and kept
+// up to date, the round summary over it, the side panel the descriptor names, the game's end and
+// the rematch.
+
+import { api } from "./api.js";
+import { fill, h } from "./dom.js";
+import { goalOf, goalWords, renderPanel, standingOf } from "./panels.js";
+import { $, copyFrom, showMoveError } from "./room-page.js";
+import { descriptorOf } from "./room-state.js";
+import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
+import { loadTable, showTableError } from "./table-loader.js";
+import { playerName, seats, storageBlocked } from "./storage.js";
+import { listWords } from "./words.js";
+
+// A table that failed to load: the error stays on the page in its place, and the rest of the room
+// (seats, chat, score pad, game end) goes on.
+const NO_TABLE = { update() {}, destroy() {} };
+
+// The side panel the game's descriptor asks for: a points score pad, stars or a progress track.
+const PANEL_TITLES = { points: "Score pad", stars: "Stars", progress: "Progress" };
+
+/**
+ * ctx: { rs, roomId, act(action), seatName(seat), announce(text), gameTitle(), onDevice(),
+ *        renderPassScreen() (true while the device is being passed), chat() (the chat lines the
+ *        table's log shows) }
+ */
+export function createTable(ctx) {
+  const { rs, roomId, seatName } = ctx;
+  let table = null; // { game, renderer } once a game's table is mounted
+  let chatShown = null; // the mounted table redraws its log with the chat
+  let mounting = null;
+  let summary = null;
+  const mySeat = () => rs.get().seat?.seat ?? null;
+
+  function unmountTable() {
+    table?.renderer.destroy?.();
+    table = null;
+    chatShown = null;
+  }
+
+  async function mountTable(gameId) {
+    let module;
+    try {
+      module = await loadTable(gameId);
+    } catch (error) {
+      if (rs.get().room?.game !== gameId) return;
+      unmountTable();
+      showTableError($("table"), error);
+      table = { game: gameId, renderer: NO_TABLE };
+      mountSummary({});
+      return;
+    }
+    if (rs.get().room?.game !== gameId) return;
+    unmountTable();
+    const renderer = module.mount($("table"), {
+      act: ctx.act,
+      seatName,
+      announce: ctx.announce,
+      // Several players share this page (around one device): tables may show who is due in large.
+      get onDevice() {
+        return ctx.onDevice();
+      },
+      get mySeat() {
+        return mySeat();
+      },
+      // This page saw the room before the deal, so everything the match has logged is news to it.
+      get sawStart() {
+        return rs.get().sawStart;
+      },
+      // The table chat's messages for the log, and a call when they change.
+      chat: () => ctx.chat(),
+      onChat(redraw) {
+        chatShown = redraw;
+      },
+    });
+    table = { game: gameId, renderer };
+    mountSummary(module);
+  }
+
+  // Round summaries (shared by every game; the renderer's `roundSummary` gives its lines).
+  function mountSummary(module) {
+    summary?.close();
+    summary = new SummaryPanel($("round-summary"), {
+      seatName,
+      get mySeat() {
+        return mySeat();
+      },
+      get winner() {
+        return descriptorOf(rs.get())?.winner;
+      },
+      describe: module.roundSummary || null,
+      afterClose(final) {
+        const target = final
+          ? $("game-over").querySelector("h2")
+          : $("table").querySelector("[data-action]:not([disabled])");
+        target?.focus({ preventScroll: !final });
+      },
+    });
+  }
+
+  function renderSummary() {
+    const { state, room, sawStart } = rs.get();
+    if (state && summary) summary.update(state, room, { sawStart });
+  }
+
+  async function renderGame() {
+    const room = rs.get().room;
+    if (ctx.renderPassScreen()) return;
+    if (table?.game !== room.game) {
+      mounting ||= mountTable(room.game).finally(() => {
+        mounting = null;
+      });
+      await mounting;
+      if (table?.game !== room.game) return;
+    }
+    const { state } = rs.get();
+    if (state) table.renderer.update(state, room);
+    renderSummary();
+    renderSide();
+    renderGameOver();
+    const turnMark = rs.get().myTurn ? "● Your turn · " : "";
+    document.title = `${turnMark}${ctx.gameTitle()} · Motable`;
+  }
+
+  function renderSide() {
+    const { room, state } = rs.get();
+    const game = descriptorOf(rs.get());
+    // Every fact of the panel is the descriptor's: the "leading" mark follows its winner rule, the
+    // goal line is read off the view where its `goal` says, and a game whose standing moves within a
+    // round (Mokuru's belts) is read live where its `standing` says; others show the score pad's totals.
+    const winner = game?.winner;
+    const goal = goalOf(game, state?.view);
+    const live = standingOf(game, state?.view);
+    const panel = game?.panel || "points";
+    $("scorepad-title").textContent = PANEL_TITLES[panel] || PANEL_TITLES.points;
+    const words = goalWords(game, goal);
+    $("scorepad-goal").hidden = !words;
+    $("scorepad-goal").textContent = words || "";
+    renderPanel(panel, $("scorepad"), room, state, seatName, { winner, goal, live });
+  }
+
+  function renderGameOver() {
+    const panel = $("game-over");
+    const { state, room, seat } = rs.get();
+    const result = state?.result;
+    if (!result) {
+      panel.hidden = true;
+      return;
+    }
+    // Around one device every player is named: "You" would mean whoever held the device last.
+    const winners = result.winners.map((s) => (s === seat?.seat && !ctx.onDevice() ? "You" : seatName(s)));
+    const youWon = seat && result.winners.includes(seat.seat);
+    const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
+    const rematch = room.rematch;
+    const key = JSON.stringify([result, rematch, Boolean(seat)]);
+    if (panel.dataset.key === key) return;
+    panel.dataset.key = key;
+    const appearing = panel.hidden;
+    panel.hidden = false;
+    fill(panel,
+      h("p", { class: `trophy${youWon ? " is-yours" : ""}`, "aria-hidden": "true" }, "★"),
+      h("h2", { tabindex: "-1" }, `${listWords(winners)} ${verb}!`),
+      h(
+        "p",
+        { class: "muted" },
+        "Final scores: ",
+        ranked(result.scores, descriptorOf(rs.get())?.winner)
+          .map(({ seat: s, total, rank }) => `${ordinal(rank)} ${s === seat?.seat ? "You" : seatName(s)} ${total}`)
+          .join(" · "),
+      ),
+      h("p", { class: "replay-link" }, h("a", { class: "button", href: `/r/${roomId}/replay` }, "Watch the replay")),
+      rematchPanel(rematch),
+    );
+    // The last move took the focused card away: land on the result (and scroll to it on a
+    // phone, where it heads the page) rather than leaving focus nowhere.
+    const active = document.activeElement;
+    if (appearing && (!active || active === document.body || active.disabled)) panel.querySelector("h2").focus();
+  }
+
+  // The room body names the rematch once any player opened it, so every page offers the same room.
+  function rematchPanel(rematch) {
+    if (!rs.get().seat) {
+      return rematch
+        ? h("p", {}, h("a", { class: "button", href: `/r/${rematch}` }, "Watch the rematch"))
+        : null;
+    }
+    if (!rematch) {
+      return h(
+        "div",
+        { class: "rematch" },
+        h("button", { class: "button button-primary", type: "button", onclick: openRematch }, "Rematch"),
+        h("p", { class: "muted small" }, "Same game and options; the others are offered a seat."),
+      );
+    }
+    const mine = seats.get(rematch);
+    return h(
+      "div",
+      { class: "rematch" },
+      h(
+        "p",
+        {},
+        mine
+          ? h("a", { class: "button button-primary", href: `/r/${rematch}` }, "Go to the rematch")
+          : h("button", { class: "button button-primary", type: "button", onclick: openRematch }, "Join the rematch"),
+      ),
+      h(
+        "div",
+        { class: "share-row" },
+        h("input", { class: "share-url", value: new URL(`/r/${rematch}`, location.href).href, readonly: true, "aria-label": "Rematch link" }),
+        h("button", { class: "button", type: "button", onclick: copyFrom }, "Copy"),
+      ),
+    );
+  }
+
+  /** Open the rematch (the first to ask hosts it) or take a seat in the one already open, then go there. */
+  async function openRematch(event) {
+    event.currentTarget.disabled = true;
+    const { seat: entry, room } = rs.get();
+    const name = entry.name || playerName.get();
+    try {
+      const made = await api("POST", `/api/rooms/${roomId}/rematch`, { token: entry.token });
+      let seat = made.token ? made : null;
+      if (!seat && !seats.get(made.room_id)) {
+        seat = await api("POST", `/api/rooms/${made.room_id}/join`, { body: { name } });
+      }
+      if (seat) seats.save(made.room_id, { seat: seat.seat, token: seat.token, name, game: room.game });
+      // A browser that keeps nothing carries the seat to the next page in the link's fragment.
+      const carried = storageBlocked && seat ? `#seat=${seat.token}` : "";
+      location.assign(`/r/${made.room_id}${carried}`);
+    } catch (error) {
+      event.target.disabled = false;
+      showMoveError(error.message);
+    }
+  }
+
+  return { renderGame, unmountTable, chatShown: () => chatShown?.() };
+}

@@ -1,0 +1,190 @@
+// Before the deal: taking a seat or watching (the join panel), the waiting room's seat list, and
+// the host's tools (bots, who starts, start).
+
+import { api, ApiError } from "./api.js";
+import { fill, h } from "./dom.js";
+import { initial } from "./people-kit.js";
+import { $, showError } from "./room-page.js";
+import { descriptorOf, freeSeats } from "./room-state.js";
+import { playerName, seats } from "./storage.js";
+import { listWords } from "./words.js";
+
+/**
+ * ctx: { rs, roomId, gameTitle(), seatName(seat), joined() (a seat was taken here), render(),
+ *        setRoom(room), refreshRoom(), renderLocalPlayers() }
+ */
+export function createWaiting(ctx) {
+  const { rs, roomId } = ctx;
+
+  function joinIntro() {
+    const { room, joinReason } = rs.get();
+    const names = room.seats.map((s) => s.name);
+    return (
+      joinReason ||
+      `${listWords(names)} ${names.length === 1 ? "is" : "are"} waiting to play ${ctx.gameTitle()}. Take a seat, or just watch.`
+    );
+  }
+
+  function showJoin() {
+    $("join-panel").hidden = false;
+    $("waiting-panel").hidden = true;
+    $("game-panel").hidden = true;
+    $("join-intro").textContent = joinIntro();
+    const input = $("join-name");
+    input.value ||= playerName.get();
+    input.focus();
+  }
+
+  async function join(event) {
+    event.preventDefault();
+    const name = $("join-name").value.trim();
+    if (!name) {
+      showError("join-error", new Error("Type a name so the others know who you are."));
+      $("join-name").focus();
+      return;
+    }
+    $("join-button").disabled = true;
+    try {
+      const body = await api("POST", `/api/rooms/${roomId}/join`, { body: { name } });
+      playerName.set(name);
+      // The server may have cleaned the name or made it unique ("Bo (2)").
+      seats.save(roomId, { seat: body.seat, token: body.token, name: body.name || name, game: rs.get().room.game });
+      rs.set({ seat: seats.get(roomId), joinReason: null });
+      showError("join-error", null);
+      $("join-panel").hidden = true;
+      ctx.joined();
+    } catch (error) {
+      showError("join-error", error);
+      if (error instanceof ApiError && error.code === "already_started") {
+        $("join-intro").textContent = "The game started without you, but you can still watch.";
+      }
+    } finally {
+      $("join-button").disabled = false;
+    }
+  }
+
+  function watch() {
+    $("join-panel").hidden = true;
+    ctx.render();
+  }
+
+  /** Keep the open join panel's words current, or close it once the game began: "open" while it
+   * stays open, "closed" when the game's start closed it, "none" when it was not open. */
+  function updateJoin(room) {
+    if ($("join-panel").hidden) return "none";
+    if (room.status === "waiting") {
+      $("join-intro").textContent = joinIntro();
+      return "open";
+    }
+    // The game began while this visitor was still deciding: watch it.
+    $("join-panel").hidden = true;
+    return "closed";
+  }
+
+  function renderWaiting() {
+    const { room, seat } = rs.get();
+    const list = $("seat-list");
+    const game = descriptorOf(rs.get());
+    const max = game?.max_players ?? room.seats.length;
+    fill(list,
+      ...room.seats.map((s) =>
+        h(
+          "li",
+          { class: `seat-item${s.seat === seat?.seat ? " is-you" : ""}` },
+          h("span", { class: "avatar", "aria-hidden": "true" }, initial(s.name)),
+          h("span", { class: "seat-name" }, s.name, s.seat === seat?.seat ? h("span", { class: "tag" }, "you") : null),
+          s.seat === room.host_seat ? h("span", { class: "tag" }, "host") : null,
+          h(
+            "span",
+            { class: `presence ${s.bot ? "is-bot" : s.connected ? "is-on" : "is-off"}` },
+            s.bot ? "bot" : s.connected ? "here" : "away",
+          ),
+        ),
+      ),
+      max > room.seats.length
+        ? h(
+            "li",
+            { class: "seat-item is-empty" },
+            h("span", { class: "avatar", "aria-hidden": "true" }, "+"),
+            h("span", { class: "seat-name" }, max - room.seats.length === 1 ? "1 free seat" : `${max - room.seats.length} free seats`),
+          )
+        : null,
+    );
+    const isHost = seat && seat.seat === room.host_seat;
+    const min = game?.min_players ?? 2;
+    const enough = room.seats.length >= min;
+    $("host-tools").hidden = !isHost;
+    $("start-button").disabled = !enough;
+    $("bot-button").disabled = room.seats.length >= max;
+    let note;
+    if (isHost) {
+      note = enough
+        ? "Everyone here? Start whenever you like."
+        : `Waiting for at least ${min} players. Share the link, or add a bot.`;
+    } else if (seat) {
+      note = `You're in. Waiting for ${ctx.seatName(room.host_seat)} to start the game…`;
+    } else {
+      note = "You are watching. The game begins when the host starts it.";
+    }
+    renderStarter(game, isHost);
+    if (isHost) ctx.renderLocalPlayers();
+    $("waiting-note").textContent = note;
+    $("waiting-note").classList.toggle("is-pulsing", !isHost);
+    if (!seat && freeSeats(rs.get()) > 0 && !$("waiting-note").querySelector("button")) {
+      $("waiting-note").append(" ", h("button", { class: "link-button", type: "button", onclick: () => showJoin() }, "Take a seat"));
+    }
+  }
+
+  // Who starts is asked when the game starts, from the players actually seated (the game's
+  // descriptor names the question); "Random" lets the deal decide.
+  function renderStarter(game, isHost) {
+    const field = $("starter-field");
+    const starter = game?.starter;
+    field.hidden = !isHost || !starter;
+    if (field.hidden) return;
+    $("starter-question").textContent = starter.question;
+    const select = $("starter-choice");
+    const { room, seat } = rs.get();
+    const seatsHere = room.seats;
+    const key = JSON.stringify(seatsHere.map((s) => [s.seat, s.name]));
+    if (select.dataset.key === key) return;
+    select.dataset.key = key;
+    // Keep the host's pick while people join; start from the room's option if it names a seated player.
+    const kept = select.value || String(room.options?.[starter.option] ?? "random");
+    fill(
+      select,
+      h("option", { value: "random" }, "Random"),
+      seatsHere.map((s) => h("option", { value: String(s.seat) }, s.seat === seat?.seat ? `${s.name} (you)` : s.name)),
+    );
+    select.value = [...select.options].some((o) => o.value === kept) ? kept : "random";
+  }
+
+  function startBody() {
+    if ($("starter-field").hidden) return {};
+    const choice = $("starter-choice").value;
+    return { starter: choice === "random" ? "random" : Number(choice) };
+  }
+
+  async function hostAction(path, button, body = {}) {
+    button.disabled = true;
+    try {
+      const answer = await api("POST", `/api/rooms/${roomId}/${path}`, { body, token: rs.get().seat.token });
+      showError("host-error", null);
+      if (answer && answer.room_id) ctx.setRoom(answer);
+      else ctx.refreshRoom();
+    } catch (error) {
+      showError("host-error", error);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  function start() {
+    $("join-form").addEventListener("submit", join);
+    $("watch-button").addEventListener("click", watch);
+    $("bot-button").addEventListener("click", (e) => hostAction("bots", e.currentTarget));
+    $("start-button").addEventListener("click", (e) => hostAction("start", e.currentTarget, startBody()));
+  }
+
+  return { start, showJoin, updateJoin, renderWaiting };
+}

@@ -1,0 +1,80 @@
+// The room page's observable state: get/set/subscribe and the small readers over it.
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { createRoomState, descriptorOf, freeSeats, initialRoomState, isTurnOf, seatNameIn } from "../../static/js/room-state.js";
+
+describe("room state", () => {
+  it("starts from the page's initial fields", () => {
+    const rs = createRoomState();
+    assert.equal(rs.get().room, null);
+    assert.equal(rs.get().seat, null);
+    assert.equal(rs.get().myTurn, false);
+    assert.ok(rs.get().device.conns instanceof Map);
+    assert.notEqual(initialRoomState().device, initialRoomState().device);
+  });
+
+  it("merges a patch into a fresh object and tells subscribers what changed", () => {
+    const rs = createRoomState();
+    const before = rs.get();
+    const heard = [];
+    rs.subscribe((state, changed) => heard.push([state.room?.status, changed]));
+    const room = { status: "waiting", seats: [] };
+    assert.deepEqual(rs.set({ room, myTurn: false }), ["room"]);
+    assert.equal(before.room, null, "a state handed out does not change");
+    assert.equal(rs.get().room, room);
+    assert.deepEqual(heard, [["waiting", ["room"]]]);
+  });
+
+  it("stays quiet when nothing changed, and unsubscribes", () => {
+    const rs = createRoomState();
+    let calls = 0;
+    const off = rs.subscribe(() => calls++);
+    rs.set({ seat: null });
+    assert.equal(calls, 0);
+    rs.set({ seat: { seat: 0 } });
+    assert.equal(calls, 1);
+    off();
+    rs.set({ seat: { seat: 1 } });
+    assert.equal(calls, 1);
+  });
+
+  it("lets a subscriber unsubscribe while being told", () => {
+    const rs = createRoomState();
+    const order = [];
+    const off = rs.subscribe(() => {
+      order.push("a");
+      off();
+    });
+    rs.subscribe(() => order.push("b"));
+    rs.set({ myTurn: true });
+    rs.set({ myTurn: false });
+    assert.deepEqual(order, ["a", "b", "b"]);
+  });
+});
+
+describe("readers", () => {
+  const room = { game: "mojo", seats: [{ seat: 0, name: "Ann" }, { seat: 2, name: "Cy" }] };
+  const games = [{ id: "mojo", max_players: 5 }, { id: "mokuru", max_players: 2 }];
+
+  it("names a seat from the room body", () => {
+    assert.equal(seatNameIn(room, 2), "Cy");
+    assert.equal(seatNameIn(room, 1), "Seat 2");
+    assert.equal(seatNameIn(null, 0), "Seat 1");
+  });
+
+  it("finds the room's descriptor and the free seats", () => {
+    assert.equal(descriptorOf({ room, games }).id, "mojo");
+    assert.equal(descriptorOf({ room, games: null }), null);
+    assert.equal(freeSeats({ room, games }), 3);
+    assert.equal(freeSeats({ room, games: null }), 1);
+  });
+
+  it("says whose turn a state body waits for", () => {
+    assert.equal(isTurnOf({ to_act: [0, 2] }, 2), true);
+    assert.equal(isTurnOf({ to_act: [0] }, 2), false);
+    assert.equal(isTurnOf({ to_act: [0] }, null), false);
+    assert.equal(isTurnOf(null, 0), false);
+  });
+});
