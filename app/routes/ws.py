@@ -44,7 +44,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         sender = asyncio.create_task(_send(websocket, socket.conn))
         if seat is not None:
             await socket.count(seat)
-        runtime.master.wake_bots(room_id)
+        runtime.master.socket_opened(room_id)
         await socket.receive()
     finally:
         runtime.hub.detach(room_id, socket.conn)
@@ -120,7 +120,7 @@ class _Socket:
             self.room_id, self.conn, seat, self.runtime.fanout.bodies_for(self.room_id)
         )
         await self.count(seat)
-        self.runtime.master.wake_bots(self.room_id)
+        self.runtime.master.socket_opened(self.room_id)
         return True
 
     async def receive(self) -> None:
