@@ -172,6 +172,10 @@ class ConnectionLimits:
             if scope["type"] == "http" and self.body_timeout > 0 and _expects_body(scope):
                 await self._body_in_time(scope, receive, send)
             else:
+                if scope["type"] == "websocket":
+                    # The server's own send, for a socket's frames once accepted (app/routes/ws.py): no
+                    # middleware changes a "websocket.send", so each frame skips their wrappers.
+                    scope[FRAME_SEND] = send
                 await self.app(scope, receive, send)
         finally:
             if counted:
@@ -233,6 +237,9 @@ def raise_open_file_limit(wanted: int) -> int:
             log.warning("could not raise the open-file limit from %d to %d: %s", soft, target, error)
     return soft
 
+
+# The scope key holding the server's send, as ConnectionLimits (the outermost middleware) got it.
+FRAME_SEND = "motable.frame_send"
 
 # Seconds between keepalive pings on an idle-or-not socket, and how long a pong may take.
 WS_PING_INTERVAL = 60.0

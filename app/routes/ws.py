@@ -15,6 +15,7 @@ from app.errors import AppError
 from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
 from app.runtime import Runtime
+from app.serving import FRAME_SEND
 from app.services.auth import hash_token
 
 router = APIRouter()
@@ -57,14 +58,24 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
 
 
 async def _send(websocket: WebSocket, conn: Connection) -> None:
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+    # The server's send (app/serving.py FRAME_SEND): a frame skips the middleware and Starlette wrappers,
+    # none of which looks at a "websocket.send". Without it (an app built without ConnectionLimits),
+    # Starlette's.
+    raw = websocket.scope.get(FRAME_SEND)
+    get = conn.outbox.get
+    # OSError: the server's ClientDisconnected once the client has gone (Starlette turns it into
+    # WebSocketDisconnect).
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
-            message = await conn.outbox.get()
+            message = await get()
             if message is CLOSE:
                 # Not 1008: the client reconnects on this one and starts from a fresh snapshot.
                 await websocket.close(code=TRY_AGAIN_LATER, reason="too far behind; reconnect")
                 return
-            await websocket.send_text(encode(message))
+            if raw is not None:
+                await raw({"type": "websocket.send", "text": encode(message)})
+            else:
+                await websocket.send_text(encode(message))
 
 
 def encode(message: dict[str, Any]) -> str:
