@@ -13,6 +13,7 @@ scope, a condition notified per call) for every batch.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 from collections.abc import Callable
@@ -125,11 +126,9 @@ class Writer:
 
     @staticmethod
     def _answer(outcomes: list[_Outcome], loop: asyncio.AbstractEventLoop) -> None:
-        try:
+        # RuntimeError: that loop is closed, nobody is left to answer.
+        with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(_resolve, outcomes)
-        except RuntimeError:
-            # That loop is closed: nobody is left to answer.
-            pass
 
     def _fail_queued(self) -> None:
         while True:

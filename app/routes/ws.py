@@ -15,8 +15,8 @@ from app.errors import AppError
 from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
 from app.runtime import Runtime
-from app.serving import FRAME_SEND
 from app.services.auth import hash_token
+from app.serving import FRAME_SEND
 
 router = APIRouter()
 
