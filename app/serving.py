@@ -172,6 +172,10 @@ class ConnectionLimits:
             if scope["type"] == "http" and self.body_timeout > 0 and _expects_body(scope):
                 await self._body_in_time(scope, receive, send)
             else:
+                if scope["type"] == "websocket":
+                    # The server's own send, for a socket's frames once accepted (app/routes/ws.py): no
+                    # middleware changes a "websocket.send", so each frame skips their wrappers.
+                    scope[FRAME_SEND] = send
                 await self.app(scope, receive, send)
         finally:
             if counted:
@@ -234,6 +238,14 @@ def raise_open_file_limit(wanted: int) -> int:
     return soft
 
 
+# The scope key holding the server's send, as ConnectionLimits (the outermost middleware) got it.
+FRAME_SEND = "motable.frame_send"
+
+# Seconds between keepalive pings on an idle-or-not socket, and how long a pong may take.
+WS_PING_INTERVAL = 60.0
+WS_PING_TIMEOUT = 30.0
+
+
 def uvicorn_options(settings: Settings, host: str, port: int, log_level: str = "info") -> dict[str, Any]:
     """Everything `motable serve` hands to uvicorn (also used by tests that run the server in-process)."""
     files = raise_open_file_limit(settings.max_connections + SPARE_FILES)
@@ -253,6 +265,11 @@ def uvicorn_options(settings: Settings, host: str, port: int, log_level: str = "
         "limit_concurrency": cap,
         # Frames over our own limit are refused in the app with a too_large error; this caps the rest.
         "ws_max_size": settings.max_ws_message_bytes * 4,
+        # Keepalive pings every 60 s (uvicorn's default is 20 s): at 5,000 sockets 20 s is 250 pings and
+        # 250 pongs a second, as many frames as 100 moves. A dead peer is still dropped within
+        # interval + timeout (90 s); nginx's proxy_read_timeout must stay above the interval.
+        "ws_ping_interval": WS_PING_INTERVAL,
+        "ws_ping_timeout": WS_PING_TIMEOUT,
         "proxy_headers": True,
         "forwarded_allow_ips": settings.trusted_proxies,
         "server_header": False,

@@ -210,6 +210,15 @@ class Master:
     def wake_bots(self, room_id: str) -> None:
         self.bots.kick(room_id)
 
+    def socket_opened(self, room_id: str) -> None:
+        """A socket opened (or took its seat): the room's bots look again, unless this process knows the
+        room has none (bot_turn would find nothing: no transaction for it). Whatever makes a bot stand
+        in kicks the runner itself."""
+        facts = self.seats.known_facts(room_id)
+        if facts is not None and not facts.bots:
+            return
+        self.bots.kick(room_id)
+
     async def resume(self) -> None:
         """Bots whose turn came up before a restart (or on a process that died) play on."""
         for room_id in await run_in_threadpool(self.bots.turns.rooms_with_bots):

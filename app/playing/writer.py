@@ -4,15 +4,19 @@ While a batch commits (an fsync on SQLite), the moves that arrive queue up and g
 next one, so the commit rate, not the move rate, is what the disk must keep up with. Moves keep their
 order (a room's second move builds on its first), each is checked and refused on its own, and every
 caller is answered only once the commit that holds its move is done.
+
+The batches run on one dedicated thread fed by a plain queue, and each batch's callers are answered
+with one `call_soon_threadsafe` per event loop: no thread-pool hand-off (capacity limiter, cancel
+scope, a condition notified per call) for every batch.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import queue
+import threading
 from collections.abc import Callable
-
-from starlette.concurrency import run_in_threadpool
 
 from app.services.matches import Applied
 from app.services.moves import Move
@@ -22,63 +26,128 @@ MAX_BATCH = 256
 
 Batch = Callable[[list[Move]], list[Applied | Exception]]
 
+_Item = tuple[Move, "asyncio.Future[Applied]", asyncio.AbstractEventLoop]
+_Outcome = tuple["asyncio.Future[Applied]", "Applied | BaseException"]
+
+STOPPING = "the server is stopping"
+
 
 def _seen(future: asyncio.Future[Applied]) -> None:
     if not future.cancelled():
         future.exception()
 
 
+def _resolve(outcomes: list[_Outcome]) -> None:
+    """On the callers' loop: answer each future of a batch (one that is done already is left)."""
+    for future, outcome in outcomes:
+        if future.done():
+            continue
+        if isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
+
+
 class Writer:
     def __init__(self, apply_batch: Batch, max_batch: int = MAX_BATCH) -> None:
         self._apply_batch = apply_batch
         self._max_batch = max_batch
-        self._queue: asyncio.Queue[tuple[Move, asyncio.Future[Applied]]] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+        self._stopping = False
 
     async def submit(self, move: Move) -> Applied:
         """Apply `move`; returns once it is committed (raises what refused it)."""
-        future: asyncio.Future[Applied] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Applied] = loop.create_future()
         # Marks the outcome as seen even when the caller has gone: no "never retrieved" noise.
         future.add_done_callback(_seen)
-        self._queue.put_nowait((move, future))
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._run())
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            self._start()
+        self._queue.put((move, future, loop))
         # Shielded: a caller that goes away (a closed socket) must not take its move out of a batch
         # that may already be committing.
         return await asyncio.shield(future)
 
-    async def _run(self) -> None:
+    def _start(self) -> None:
+        with self._start_lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._stopping = False
+            self._thread = threading.Thread(target=self._run, name="motable-writer", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        get, get_nowait = self._queue.get, self._queue.get_nowait
         while True:
-            batch = [await self._queue.get()]
-            while len(batch) < self._max_batch and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
+            first = get()
+            if first is None or self._stopping:
+                if first is not None:
+                    self._answer([(first[1], RuntimeError(STOPPING))], first[2])
+                self._fail_queued()
+                return
+            batch = [first]
+            stop_after = False
+            while len(batch) < self._max_batch:
+                try:
+                    item = get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop_after = True
+                    break
+                batch.append(item)
+            outcomes: list[Applied | BaseException]
+            fatal: BaseException | None = None
             try:
-                results = await run_in_threadpool(self._apply_batch, [move for move, _ in batch])
+                results = self._apply_batch([move for move, _, _ in batch])
                 if len(results) != len(batch):
                     raise RuntimeError(f"{len(results)} results for {len(batch)} moves")
+                outcomes = list(results)
             except BaseException as error:
                 # Not known to be committed: every caller hears why (none is ever left waiting).
-                failure = error if isinstance(error, Exception) else RuntimeError("the server is stopping")
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(failure)
+                failure = error if isinstance(error, Exception) else RuntimeError(STOPPING)
+                outcomes = [failure] * len(batch)
                 if not isinstance(error, Exception):
-                    raise
-                continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if isinstance(result, Exception):
-                    future.set_exception(result)
-                else:
-                    future.set_result(result)
+                    fatal = error
+            by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
+            for (_, future, loop), outcome in zip(batch, outcomes, strict=True):
+                by_loop.setdefault(loop, []).append((future, outcome))
+            for loop, answered in by_loop.items():
+                self._answer(answered, loop)
+            if fatal is not None:
+                self._fail_queued()
+                raise fatal
+            if stop_after:
+                self._fail_queued()
+                return
+
+    @staticmethod
+    def _answer(outcomes: list[_Outcome], loop: asyncio.AbstractEventLoop) -> None:
+        # RuntimeError: that loop is closed, nobody is left to answer.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(_resolve, outcomes)
+
+    def _fail_queued(self) -> None:
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if item is not None:
+                self._answer([(item[1], RuntimeError(STOPPING))], item[2])
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        while not self._queue.empty():
-            _, future = self._queue.get_nowait()
-            if not future.done():
-                future.set_exception(RuntimeError("the server is stopping"))
+        """Finish the batch under way (it may be committing), refuse the moves still queued."""
+        thread = self._thread
+        if thread is None:
+            return
+        self._stopping = True
+        self._queue.put(None)
+        if thread.is_alive():
+            await asyncio.get_running_loop().run_in_executor(None, thread.join)
+        self._thread = None
+        # Whatever a submit queued after the thread had left.
+        self._fail_queued()

@@ -16,6 +16,7 @@ from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
 from app.runtime import Runtime
 from app.services.auth import hash_token
+from app.serving import FRAME_SEND
 
 router = APIRouter()
 
@@ -44,7 +45,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         sender = asyncio.create_task(_send(websocket, socket.conn))
         if seat is not None:
             await socket.count(seat)
-        runtime.master.wake_bots(room_id)
+        runtime.master.socket_opened(room_id)
         await socket.receive()
     finally:
         runtime.hub.detach(room_id, socket.conn)
@@ -57,14 +58,24 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
 
 
 async def _send(websocket: WebSocket, conn: Connection) -> None:
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+    # The server's send (app/serving.py FRAME_SEND): a frame skips the middleware and Starlette wrappers,
+    # none of which looks at a "websocket.send". Without it (an app built without ConnectionLimits),
+    # Starlette's.
+    raw = websocket.scope.get(FRAME_SEND)
+    get = conn.outbox.get
+    # OSError: the server's ClientDisconnected once the client has gone (Starlette turns it into
+    # WebSocketDisconnect).
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
-            message = await conn.outbox.get()
+            message = await get()
             if message is CLOSE:
                 # Not 1008: the client reconnects on this one and starts from a fresh snapshot.
                 await websocket.close(code=TRY_AGAIN_LATER, reason="too far behind; reconnect")
                 return
-            await websocket.send_text(encode(message))
+            if raw is not None:
+                await raw({"type": "websocket.send", "text": encode(message)})
+            else:
+                await websocket.send_text(encode(message))
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -120,7 +131,7 @@ class _Socket:
             self.room_id, self.conn, seat, self.runtime.fanout.bodies_for(self.room_id)
         )
         await self.count(seat)
-        self.runtime.master.wake_bots(self.room_id)
+        self.runtime.master.socket_opened(self.room_id)
         return True
 
     async def receive(self) -> None:

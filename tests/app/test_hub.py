@@ -63,6 +63,8 @@ class RecordingSocket:
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.closed: int | None = None
+        # No server send in the scope: the sender goes through send_text.
+        self.scope: dict[str, object] = {}
 
     async def send_text(self, text: str) -> None:
         self.sent.append(text)
