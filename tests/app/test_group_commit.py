@@ -156,9 +156,9 @@ def test_a_read_begun_before_a_forget_is_not_remembered(
     room_id, (host, _guest) = started_room(client)
     other_room, _ = started_room(client)
     seats.forget(room_id)
-    real_seat_of, real_match = seats_module.player_seat, seats_module.matches.current_match
+    real_seat_of, real_match = seats_module.seat_of, seats_module.matches.current_match
 
-    def seat_then_forget(session: Any, room: str, token: str | None) -> int:
+    def seat_then_forget(session: Any, room: str, token: str | None) -> int | None:
         seat = real_seat_of(session, room, token)
         seats.forget(room)  # the change commits and is heard while this read is under way
         return seat
@@ -168,7 +168,7 @@ def test_a_read_begun_before_a_forget_is_not_remembered(
         seats.forget(room)
         return match
 
-    monkeypatch.setattr(seats_module, "player_seat", seat_then_forget)
+    monkeypatch.setattr(seats_module, "seat_of", seat_then_forget)
     monkeypatch.setattr(seats_module.matches, "current_match", match_then_forget)
     assert seats.player_seat(room_id, host) == 0
     assert seats.facts(room_id) is not None
