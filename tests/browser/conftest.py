@@ -28,6 +28,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
             # One server and one address for the whole session: more rooms and bots than an hour's quota.
             "MOTABLE_ROOMS_PER_HOUR": "0",
             "MOTABLE_BOTS_PER_HOUR": "0",
+            # ...and every player of every test comes from this one address, some playing whole
+            # matches over HTTP (test_replay): the request limit is lifted (tests/app test it).
+            "MOTABLE_RATE_PER_SECOND": "0",
         },
         folder / "server.log",
     )
