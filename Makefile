@@ -25,9 +25,13 @@ SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) $(APT_INSTALL) chromium; }
 
-test-tools: chromium
+test-tools: chromium node_modules/.package-lock.json
 	@{ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } && command -v docker-compose >/dev/null 2>&1 || \
 	  { $(SUDO) apt-get update -qq && $(SUDO) $(APT_INSTALL) nginx-light docker-compose; }
+
+# axe-core for the browser tests' accessibility checks (package.json, package-lock.json), from npm.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -47,7 +51,7 @@ test: $(STAMP) test-tools lint test-js
 test-fast: $(STAMP) test-js
 	$(VENV)/bin/pytest -m "not browser and not slow"
 
-test-browser: $(STAMP) chromium
+test-browser: $(STAMP) chromium node_modules/.package-lock.json
 	$(VENV)/bin/pytest -m browser
 
 bench: $(STAMP)

@@ -105,6 +105,16 @@ class Settings(BaseSettings):
     # The address `motable serve` listens on; the room page warns when it is loopback only.
     bind_host: str | None = None
 
+    # -- email alerts (app/alerts/mail.py; docs/people.md "Email alerts") ------------
+    # smtp://user:pass@host:587 (STARTTLS when the server offers it; ?starttls=required insists) or
+    # smtps://user:pass@host:465. Unset: no email alerts, and the room page does not offer them.
+    smtp_url: str | None = None
+    # The sender, e.g. "Motable <alerts@cards.example.org>". Email needs it and the public URL (links).
+    mail_from: str | None = None
+    # The key that hashes addresses and signs the links in emails; unset: one is made and kept in
+    # the database on first use (every process reads the same).
+    mail_secret: str | None = None
+
     # -- retention (hours; 0 keeps for ever; see app/retention.py) --------------
     # A waiting room no one joined, after it was made.
     waiting_room_hours: float = 24.0
@@ -121,12 +131,38 @@ class Settings(BaseSettings):
     # How often each server process prunes (0: never; leave it to `motable prune`).
     prune_every_hours: float = 1.0
 
+    # -- alerts (app/alerts; docs/people.md "Alerts") ---------------------------
+    # Seconds a seat whose turn came must have had no socket open on the room before it is sent a
+    # turn alert: players at the table are not pinged.
+    push_grace_seconds: float = 20.0
+    # The operator's contact, sent to push services as the VAPID `sub` claim: a mailto: address or
+    # an https:// page (default: the public URL, else a placeholder mailto:).
+    push_contact: str | None = None
+    # The VAPID private key (PEM, or the base64url raw 32-byte scalar). Unset: the server makes a key
+    # pair on first start and keeps it in the database, shared by every process.
+    push_vapid_private_key: str | None = None
+    # TEST ONLY: accept http:// push endpoints and loopback addresses, so a test can be the push
+    # service. Refused unless the server binds a loopback address, like MOTABLE_TEST_SEEDS.
+    push_allow_insecure_endpoints: bool = False
+
     @field_validator("database_url")
     @classmethod
     def _driver(cls, url: str) -> str:
         return sqlalchemy_url(url)
 
-    @field_validator("redis_url", "public_url", "bind_host", "test_seeds", "games", mode="before")
+    @field_validator(
+        "redis_url",
+        "public_url",
+        "bind_host",
+        "test_seeds",
+        "games",
+        "smtp_url",
+        "mail_from",
+        "mail_secret",
+        "push_contact",
+        "push_vapid_private_key",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return value or None
@@ -140,6 +176,13 @@ class Settings(BaseSettings):
             raise ValueError("the public URL starts with http:// or https://")
         return url.rstrip("/")
 
+    @field_validator("push_contact")
+    @classmethod
+    def _push_contact(cls, contact: str | None) -> str | None:
+        if contact is not None and not contact.startswith(("mailto:", "https://")):
+            raise ValueError("the push contact is a mailto: address or an https:// page")
+        return contact
+
     def seeds_for_tests(self) -> list[int] | None:
         """The test-only seeds (None: deal from secret random seeds, as always in production)."""
         if self.test_seeds is None:
@@ -150,6 +193,12 @@ class Settings(BaseSettings):
         if not seeds or any(seed < 0 for seed in seeds):
             raise ValueError("MOTABLE_TEST_SEEDS lists non-negative integers, comma-separated")
         return seeds
+
+    def insecure_push_for_tests(self) -> bool:
+        """Whether push endpoints on http:// or loopback addresses are accepted (tests only)."""
+        if self.push_allow_insecure_endpoints and not self.loopback_only:
+            raise ValueError("MOTABLE_PUSH_ALLOW_INSECURE_ENDPOINTS is for tests on a loopback address only")
+        return self.push_allow_insecure_endpoints
 
     @property
     def loopback_only(self) -> bool:

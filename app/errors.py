@@ -17,6 +17,8 @@ STATUS_BY_CODE = {
     "not_your_turn": 409,
     "game_over": 409,
     "not_started": 409,
+    # A takeback that may not be asked for or answered now (docs/playing.md, "Takeback").
+    "not_allowed": 409,
     "illegal_action": 422,
     "malformed_action": 422,
     "invalid_request": 422,

@@ -28,6 +28,15 @@ _ROOM_PATH = re.compile(r"^/(api/rooms|ws/rooms|r)/([^/]+)")
 _PAGE_PATH = re.compile(r"^/(r|rules)/")
 
 
+def _browser(scope: Scope) -> bool:
+    """A person's browser opening a page (not the API, a socket or a script): it gets HTML errors."""
+    from starlette.requests import Request
+
+    from app.error_pages import wants_html
+
+    return wants_html(Request(scope))
+
+
 def storable(text: str) -> bool:
     """Whether a database could keep `text` as it is."""
     return _UNSTORABLE.search(text) is None
@@ -116,7 +125,7 @@ class RoomIdGuard:
             return
         response: Response
         path: str = scope["path"]
-        if status == 404 and self.page_not_found is not None and _PAGE_PATH.match(path):
+        if status == 404 and self.page_not_found is not None and (_PAGE_PATH.match(path) or _browser(scope)):
             response = self.page_not_found(scope)
         else:
             response = JSONResponse(error_body(code, message), status_code=status)

@@ -1,11 +1,12 @@
-"""Keeps seat tokens out of the server's logs: a WebSocket address carries `?token=...`."""
+"""Keeps seat tokens out of the server's logs: a WebSocket address carries `?token=...`, an email `?t=...`."""
 
 from __future__ import annotations
 
 import logging
 import re
 
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+# `t=` is an email link's confirm/unsubscribe token (app/alerts/mail.py).
+_TOKEN = re.compile(r"((?<![A-Za-z0-9_])(?:token|t)=)[^&\s\"']+")
 # uvicorn names WebSocket addresses on its error logger and HTTP ones on its access logger.
 LOGGERS = ("uvicorn.access", "uvicorn.error")
 

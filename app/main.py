@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -20,12 +20,26 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app import delivery, jsonsafe
 from app.config import Settings
 from app.db import UNAVAILABLE_RETRY_AFTER, unavailable
+from app.error_pages import html_error, wants_html
 from app.errors import CODE_BY_STATUS, AppError, error_body
 from app.guards import RoomIdGuard, SecurityHeaders, storable_json
 from app.logs import redact_tokens
 from app.ratelimit import RateLimit, make_buckets
 from app.retention import prune_on_schedule
-from app.routes import api, health, pages, people, replay, ws
+from app.routes import (
+    alerts,
+    api,
+    health,
+    mygames,
+    pages,
+    passkeys,
+    people,
+    push,
+    replay,
+    screens,
+    takeback,
+    ws,
+)
 from app.runtime import Runtime
 from app.serving import ConnectionLimits
 from engines.core import registry
@@ -70,7 +84,8 @@ class BodyLimit:
             )
             await response(scope, receive, send)
             return
-        if scope["method"] in ("POST", "PUT", "PATCH") and scope["path"].startswith("/api/"):
+        # DELETE too: some take a JSON body (a push subscription's endpoint).
+        if scope["method"] in ("POST", "PUT", "PATCH", "DELETE") and scope["path"].startswith("/api/"):
             await self._checked_json(scope, receive, send)
             return
         seen = 0
@@ -255,8 +270,11 @@ def _first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {lines[0] if lines else ''}"
 
 
-async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    if exc.status_code in (404, 405) and wants_html(request):
+        # A person's browser on a mistyped address: a page with the way home (the API keeps JSON).
+        return html_error(request, exc.status_code)
     if exc.status_code == 400:
         # FastAPI's "error parsing the body": CONTRACT.md's answer for a bad request is 422.
         return _error_response(422, "invalid_request", str(exc.detail))
@@ -317,6 +335,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(api.router)
     app.include_router(people.router)
+    app.include_router(mygames.router)
+    app.include_router(passkeys.router)
+    app.include_router(alerts.router)
+    app.include_router(push.router)
+    app.include_router(takeback.router)
+    app.include_router(screens.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

@@ -60,6 +60,12 @@ class Room(Base):
     seat_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # A digest of the address that made the room (app/ratelimit.py's quotas), None for older rooms.
     creator: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
+    # A pause the table agreed on (docs/people.md "Pause"): since when the game is paused (None: it is
+    # not), when it was last resumed (the move clock counts from the later of that and the last move),
+    # and an open request to pause: {"by", "at", "needed": [seats], "approvals": [seats]}.
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    resumed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    pause_request: Mapped[dict[str, Any] | None] = mapped_column(Json, default=None)
 
 
 class Seat(Base):
@@ -208,3 +214,204 @@ class Replay(Base):
     # Length of the uncompressed body in bytes.
     size: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Passkey(Base):
+    """A passkey a player attached to their seats: signing in with it on any device takes them back."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The credential id as base64url (at most 1023 bytes: 1364 characters).
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    # sha256 of the passkey's user handle: the handle itself (which the authenticator keeps and
+    # returns at each sign-in) is the key the seat tokens are sealed with, so it is never stored.
+    user_hash: Mapped[str] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class PasskeySeat(Base):
+    """A seat a passkey holds: its token sealed with the passkey's user handle (AES-GCM), so a copy
+    of the database alone opens no seat."""
+
+    __tablename__ = "passkey_seats"
+    __table_args__ = (UniqueConstraint("passkey_id", "room_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    passkey_id: Mapped[int] = mapped_column(ForeignKey("passkeys.id", ondelete="CASCADE"), index=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    sealed_token: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PasskeyChallenge(Base):
+    """A WebAuthn challenge handed out and not yet answered (any process may check the answer)."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    challenge: Mapped[bytes] = mapped_column(LargeBinary)
+    # "register" or "login".
+    purpose: Mapped[str] = mapped_column(String(16))
+    # A new passkey's user handle, between the options and the registration (None for a sign-in).
+    user_handle: Mapped[bytes | None] = mapped_column(LargeBinary, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class EmailAddress(Base):
+    """A seat's address for email alerts (app/alerts/mail.py). The address is kept only while it may be
+    written to; after an unsubscribe only its keyed hash is, and every row goes with the seat's token and
+    with the room."""
+
+    __tablename__ = "email_addresses"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    # None once unsubscribed.
+    address: Mapped[str | None] = mapped_column(String(320), default=None)
+    # HMAC-SHA256 of the lower-cased address with the server's mail secret.
+    address_hash: Mapped[str] = mapped_column(String(64), index=True)
+    # pending (confirmation sent), confirmed, unsubscribed.
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # The last alert sent to it: at most one an hour per seat and room.
+    last_alert_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class AlertPrefs(Base):
+    """A seat's quiet hours: local times and the browser's IANA time zone (app/alerts/gates.py)."""
+
+    __tablename__ = "alert_prefs"
+    __table_args__ = (UniqueConstraint("room_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    # "HH:MM", or None: no quiet hours.
+    quiet_from: Mapped[str | None] = mapped_column(String(5), default=None)
+    quiet_to: Mapped[str | None] = mapped_column(String(5), default=None)
+    tz: Mapped[str | None] = mapped_column(String(64), default=None)
+
+
+class MailSecret(Base):
+    """The key that hashes addresses and signs confirm/unsubscribe links, made on first use when the
+    operator sets none (MOTABLE_MAIL_SECRET), shared by every server process."""
+
+    __tablename__ = "mail_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+class PushKey(Base):
+    """The server's VAPID key pair (one row), made on first start when the settings name none."""
+
+    __tablename__ = "push_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The base64url raw P-256 private scalar (32 bytes); the public key is derived from it.
+    private_key: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PushSubscription(Base):
+    """A device a seat asked to be alerted on (Web Push): it dies with the seat's token and the room."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (UniqueConstraint("room_id", "endpoint"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    # sha256 of the seat token that subscribed: once the seat's token changes, nothing is sent.
+    token_hash: Mapped[str] = mapped_column(String(64))
+    endpoint: Mapped[str] = mapped_column(String(2048))
+    # The browser's P-256 public key and auth secret (base64url), for aes128gcm encryption.
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Takeback(Base):
+    """A seat asks to take back its last action; every other present person approves or one refuses."""
+
+    __tablename__ = "takebacks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    # The match version just after the action: the takeback is open only while the match is there.
+    version: Mapped[int] = mapped_column(Integer)
+    # The round it was asked in: a seat may ask a few times per round.
+    round: Mapped[int] = mapped_column(Integer)
+    # pending, approved or refused; a pending one whose version the match has left was cancelled.
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    # The seats whose approval it needs (every other present person, when asked) and those given.
+    waiting_for: Mapped[list[int]] = mapped_column(Json, default=list)
+    approvals: Mapped[list[int]] = mapped_column(Json, default=list)
+    refused_by: Mapped[int | None] = mapped_column(Integer, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AlertMark(Base):
+    """The last turn or clock alert that went out to a seat (app/alerts/dispatch.py): claimed before it
+    is sent, so neither a restart nor a second process sends it again for the same turn."""
+
+    __tablename__ = "alert_marks"
+    __table_args__ = (UniqueConstraint("room_id", "seat", "event"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    # "turn" or "clock".
+    event: Mapped[str] = mapped_column(String(16))
+    match_id: Mapped[int] = mapped_column(Integer)
+    # Which turn: for "turn" the seq of the seat's last action before it (0: none yet), for "clock"
+    # the match's version the clock ran on.
+    turn: Mapped[int] = mapped_column(Integer)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableScreen(Base):
+    """A table screen (`/r/{id}/screen`) that asked to be the table: while pending it shows `code`
+    large for the host to type; once the host marks it, its token may start the match, add a bot
+    and open the rematch, and holds no seat (docs/playing.md "The table screen")."""
+
+    __tablename__ = "table_screens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    # sha256 hex of the screen's token (the screen alone holds the token).
+    token_hash: Mapped[str] = mapped_column(String(64), index=True)
+    # The short pairing code the screen shows (None once marked: nobody types it again).
+    code: Mapped[str | None] = mapped_column(String(8), default=None)
+    # At most one marked screen per room; marking another replaces it.
+    marked: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AlertOutbox(Base):
+    """An alert decided with the change that calls for it (a match's end, a rematch, a seat request),
+    written in that change's transaction and deleted once every channel is done with it
+    (app/services/outbox.py): a crash between the two sends it after the start, never loses it."""
+
+    __tablename__ = "alert_outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    # "finished", "rematch" or "seat_request".
+    event: Mapped[str] = mapped_column(String(16))
+    match_id: Mapped[int | None] = mapped_column(Integer)
+    # For a rematch: the seat that made it (named in the alert).
+    by_seat: Mapped[int | None] = mapped_column(Integer)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Until when the process sending it holds it (renewed while it does); past it, any process may.
+    taken_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

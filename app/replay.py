@@ -33,8 +33,8 @@ from app.db import Database
 from app.errors import AppError
 from app.models import ActionRow, Match, Replay, utcnow
 from app.realtime.patch import diff
+from app.services.lookup import find_room
 from app.services.matches import current_match
-from app.services.rooms import find_room
 from engines.core import get_engine
 from engines.core.replay import replay_states
 

@@ -9,11 +9,17 @@ import logging
 
 from starlette.concurrency import run_in_threadpool
 
+from app.alerts.core import Gate
+from app.alerts.dispatch import Dispatch
+from app.alerts.gates import PauseGate, QuietHoursGate
+from app.alerts.mail import MailChannel
+from app.alerts.push import PushChannel
 from app.config import Settings
 from app.db import Database
 from app.playing.bots import BotRunner
 from app.playing.fanout import Fanout
 from app.playing.master import Master
+from app.playing.pause import Pauses
 from app.playing.publisher import Publisher
 from app.playing.seatwatch import SeatWatch
 from app.playing.views import Views
@@ -42,8 +48,8 @@ class Runtime:
         self.cache = StateCache()
         self.seats = Seats(self.db)
         self.moves = Moves(self.db, self.cache, self.seats, test_seeds)
-        self.bot_turns = BotTurns(self.db, self.cache, self.seats)
         self.views = Views(self.db, self.cache, self.seats, self.presence, self.times)
+        self.bot_turns = BotTurns(self.db, self.cache, self.seats, self.views.verdicts)
         self.broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else LocalBroker()
         self.publisher = Publisher(self.broker)
         self.master = Master(
@@ -59,10 +65,26 @@ class Runtime:
         )
         bots_alone = (settings.all_bot_match_minutes, settings.all_bot_matches_per_address)
         self.master.bots.limit_bots_alone(*bots_alone)
+        # Alerts away from the table (issue 20): the email channel and the pause.
+        self.mail = MailChannel(settings, self.db)
+        self.pauses = Pauses(self.master.people)
+        # What holds an alert back, for the dispatcher to ask before any channel delivers.
+        self.alert_gates: list[Gate] = [QuietHoursGate(self.db), PauseGate(self.db)]
         self.hub = Hub()
         # The broker's events reach the hub through the playing layer, which builds the bodies.
         self.fanout = Fanout(self.hub, self.views, self.seats)
         self.seatwatch = SeatWatch(self.seats, self.hub, self.fanout, self.master.people)
+        # Alerts that call players back (app/alerts): decided off the moves' path, sent in tasks.
+        self.push = PushChannel(self.db, settings)
+        self.alerts = Dispatch(
+            self.db,
+            self.cache,
+            self.presence,
+            settings.push_grace_seconds,
+            gates=self.alert_gates,
+            channels=[self.push, self.mail],
+        )
+        self.publisher.listeners.append(self.alerts.heard)
         self._heartbeat: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
 
@@ -74,6 +96,7 @@ class Runtime:
         await self.broker.start(self.fanout.handle, self.fanout.resync)
         await self.presence.start()
         self._watch = asyncio.create_task(self.seatwatch.run())
+        await self.alerts.start()
         if self.settings.redis_url:
             self._heartbeat = asyncio.create_task(self._beat())
         await self.master.resume()
@@ -98,6 +121,8 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
         await self.master.stop()
+        await self.mail.close()
+        await self.alerts.stop()
         await self.broker.stop()
         await self.presence.close()
         await run_in_threadpool(self.db.dispose)

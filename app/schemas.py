@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, StrictInt
+from pydantic import AfterValidator, BaseModel, Field, StrictBool, StrictInt
 
 from app.names import clean_name
 
@@ -33,6 +33,9 @@ class AddBot(BaseModel):
 class StartRoom(BaseModel):
     # The seat that starts, or "random" (the engine picks from the seed); absent: the room's options decide.
     starter: StrictInt | Literal["random"] | None = None
+    # Started from a page holding several seats (around one device): options the game marks with a
+    # one-device value (Mokuru's witness) take it instead of their default.
+    one_device: StrictBool = False
 
 
 class PostAction(BaseModel):
@@ -40,3 +43,8 @@ class PostAction(BaseModel):
     action: Any
     # Strict, as on the socket: `true` or "1" must not pass for version 1.
     version: StrictInt | None = None
+
+
+class MarkScreen(BaseModel):
+    # The code the table screen shows (its format is checked with a worded refusal).
+    code: Annotated[str, Field(max_length=16)]

@@ -1,13 +1,16 @@
-"""One move's fan-out, piece by piece, in process: what each part costs and what sharing would save.
+"""One move's fan-out, piece by piece, in process: the whole-body fan-out against the split one.
 
-Plays random 4-seat Mojo matches and, for every move, times what the server does for it today
-(`engine.apply`, the four viewers' bodies with `state_bodies`, four diffs against each viewer's
-last body, four orjson encodes of the patch frames, one ack), and the same move split the way
-issue 19 proposes: the part every viewer shares (the public view, seat=None, without its events)
-built and diffed once and encoded once, and only each seat's own part (hand, face-down cards,
-legal actions, the newest events as that seat sees them) per seat.
+Plays random 4-seat Mojo matches and, for every move, times `engine.apply`, then the fan-out with
+whole bodies as it was before the split (the four viewers' bodies with `state_bodies`, four diffs
+against each viewer's last body, four orjson encodes of the patch frames, one ack), and the same
+move as the server sends it now (app/realtime/split.py): the public body built, diffed and encoded
+once, and only each seat's own part (seat, legal actions, hand, face-down cards, its log when it
+names a card the seat drew) per seat, spliced into each seat's frame text.
 
     .venv/bin/python -m bench.fanout --moves 3000
+
+Times are this thread's CPU time (time.thread_time), so a loaded machine slows the run but moves
+the figures less than it would wall-clock ones.
 """
 
 from __future__ import annotations
@@ -22,30 +25,19 @@ from typing import Any
 
 import orjson
 
+from app.playing.views import state_bodies
 from app.realtime.patch import diff
 
-try:  # where issue 19's refactor puts the bodies; before it, app.services.matches
-    from app.playing.views import state_bodies
+try:  # run from a tree before the split (an A/B run), only the whole-body fan-out is timed
+    from app.playing.views import split_bodies
+    from app.realtime.split import SharedOps, own_ops, patch_text
 except ImportError:
-    from app.services.matches import state_bodies  # type: ignore[attr-defined,no-redef]
+    split_bodies = None  # type: ignore[assignment]
 from engines.core import get_engine
-
-SEATS = 4
-PRIVATE = ("hand", "face_down")
 
 
 def encode(message: dict[str, Any]) -> bytes:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
-
-
-def split(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A body as (shared, own): the view's public fields, and what only this seat sees."""
-    view = body["view"]
-    shared = {k: v for k, v in view.items() if k not in PRIVATE and k not in ("seat", "events")}
-    own = {k: view[k] for k in PRIVATE}
-    own["legal_actions"] = body["legal_actions"]
-    own["events"] = view["events"][-4:]
-    return shared, own
 
 
 def main() -> None:
@@ -53,27 +45,32 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--moves", type=int, default=3000)
+    parser.add_argument("--game", default="mojo")
+    parser.add_argument("--seats", type=int, default=4)
     args = parser.parse_args()
-    engine = get_engine("mojo")
+    game, seat_count = args.game, args.seats
+    engine = get_engine(game)
     rng = random.Random(7)
     timers: dict[str, float] = {}
 
     @contextlib.contextmanager
     def clock(name: str) -> Iterator[None]:
-        started = time.perf_counter()
+        started = time.thread_time()
         yield
-        timers[name] = timers.get(name, 0.0) + time.perf_counter() - started
+        timers[name] = timers.get(name, 0.0) + time.thread_time() - started
 
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
     moves = 0
     patch_bytes = 0
     while moves < args.moves:
-        state = engine.setup(SEATS, rng.randrange(1 << 30), engine.spec.parse_options({}))
+        state = engine.setup(seat_count, rng.randrange(1 << 30), engine.spec.parse_options({}))
         version = 1
-        seats: set[int | None] = set(range(SEATS))
-        last = state_bodies("mojo", state, version, "playing", seats)
-        last_parts = {seat: split(body) for seat, body in last.items()}
+        seats: set[int | None] = set(range(seat_count))
+        last = state_bodies(game, state, version, "playing", seats)
+        last_split = (
+            split_bodies(game, state, version, "playing", seats) if split_bodies is not None else None
+        )
         while moves < args.moves and (acting := engine.to_act(state)):
             seat = rng.choice(sorted(acting))
             action = rng.choice(engine.legal_actions(state, seat))
@@ -82,33 +79,40 @@ def main() -> None:
             version += 1
             status = "finished" if engine.result(state) is not None else "playing"
             with clock("bodies (state_bodies, 4 viewers)"):
-                bodies = state_bodies("mojo", state, version, status, seats)
+                bodies = state_bodies(game, state, version, status, seats)
             with clock("diffs (4)"):
                 patches = {s: diff(last[s], bodies[s]) for s in seats}
             with clock("encodes (4 patches + ack)"):
                 frames = [encode({"type": "patch", "version": version, "ops": patches[s]}) for s in seats]
                 frames.append(encode({"type": "ack", "id": "1-1"}))
-            patch_bytes += sum(len(f) for f in frames[:SEATS])
-            # The proposed split, from the same bodies: shared part once, own part per seat.
-            with clock("split: bodies -> shared + own (4)"):
-                parts = {s: split(bodies[s]) for s in seats}
-            with clock("split: shared diff (1)"):
-                shared_ops = diff(last_parts[0][0], parts[0][0])
-            with clock("split: own diffs (4)"):
-                own_ops = {s: diff(last_parts[s][1], parts[s][1]) for s in seats}
-            with clock("split: encodes (1 shared + 4 own)"):
-                encode({"type": "patch", "ops": shared_ops})
+            patch_bytes += sum(len(f) for f in frames[:seat_count])
+            # As the server sends them now (app/realtime/split.py): the public body once, each
+            # seat's own part, the shared ops diffed and encoded once, spliced into each frame.
+            if last_split is None:
+                last = bodies
+                moves += 1
+                continue
+            with clock("split: split_bodies (public once + 4 own)"):
+                split = split_bodies(game, state, version, status, seats)
+            with clock("split: shared ops + 4 own diffs + 4 frames"):
+                shared = SharedOps(last_split.public, split.public)
                 for s in seats:
-                    encode({"type": "own", "ops": own_ops[s]})
-            with clock("split: public view once (seat=None)"):
-                engine.view(state, None)
-            last, last_parts = bodies, parts
+                    old, new = last_split.own_of(s), split.own_of(s)
+                    text = shared.text(old.body_keys | new.body_keys, old.view_keys | new.view_keys)
+                    patch_text(version, text, own_ops(last_split.public, old, split.public, new))
+                encode({"type": "ack", "id": "1-1"})
+            last_split = split
+            last = bodies
             moves += 1
-    print(f"{moves} Mojo moves, 4 seats, mean patch frame {patch_bytes / moves / SEATS:.0f} B")
+    mean = patch_bytes / moves / seat_count
+    print(f"{moves} {game} moves, {seat_count} seats, mean patch frame {mean:.0f} B")
     for name, spent in timers.items():
         print(f"  {1e6 * spent / moves:7.1f} us/move  {name}")
-    today = sum(v for k, v in timers.items() if not k.startswith("split"))
-    print(f"  {1e6 * today / moves:7.1f} us/move  today's fan-out and apply, in process")
+    whole = sum(v for k, v in timers.items() if not k.startswith("split"))
+    print(f"  {1e6 * whole / moves:7.1f} us/move  apply and the fan-out with whole bodies, in process")
+    if split_bodies is not None:
+        split_total = timers["apply"] + sum(v for k, v in timers.items() if k.startswith("split"))
+        print(f"  {1e6 * split_total / moves:7.1f} us/move  apply and the split fan-out, in process")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 
 Prints the share of samples per function group (a sample counts for the first group, from the top
 of its stack, whose rule matches one of its frames, so nested work is not counted twice: an orjson
-encode inside the fan-out counts as JSON encoding, not as the fan-out), and the top functions by
+encode inside the fan-out counts as JSON encoding, not as the fan-out; the takeback decision is
+counted whole, views and re-deals included), and the top functions by
 self time (the innermost frame) and by cumulative time (every sample with the function anywhere on
 its stack, once per sample).
 """
@@ -70,6 +71,11 @@ RULES: list[tuple[str, str]] = [
     ("event loop / asyncio", r"\(asyncio/|\(uvicorn/|\(uvloop|\(starlette/"),
 ]
 COMPILED = [(name, re.compile(pattern)) for name, pattern in RULES]
+# Work counted whole wherever its frames sit: a sample with one of these frames anywhere on its stack
+# goes to the group, whatever runs inside (the takeback decision builds views and applies moves).
+WHOLE: list[tuple[str, re.Pattern[str]]] = [
+    ("takeback decision (Verdicts.decide, whole)", re.compile(r"^Verdicts\.decide \(|^why_not_reversible")),
+]
 LINE = re.compile(r":\d+\)$")
 
 
@@ -100,6 +106,10 @@ def main() -> None:
         for frame in set(frames):
             cumulative[frame] += count
         threads["worker thread" if "Thread._bootstrap" in frames[0] else "event loop thread"] += count
+        whole = next((name for name, rule in WHOLE if any(rule.search(f) for f in frames)), None)
+        if whole is not None:
+            groups[whole] += count
+            continue
         for frame in reversed(frames):
             name = next((name for name, rule in COMPILED if rule.search(frame)), None)
             if name is not None:

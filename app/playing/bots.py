@@ -30,6 +30,10 @@ FALLBACK_AFTER = 2
 # bot's move would close the window for) waits this many times the usual delay, unless the room
 # changes first. See docs/rules-decisions.md ("Bots and people at one table").
 PATIENCE = 8
+# A bot due right after a person's move that may be taken back waits this many times the usual delay
+# (2 s with the default 0.8 s), unless the room changes first: time to tap "Take back". While a
+# takeback is being answered no bot acts (app/services/botturns.py).
+TAKEBACK_HOLD = 2.5
 # Seconds a room's verdict on "bots alone, stop?" holds before the database is asked again (shorter
 # when the time bots may play alone is short: a tenth of it).
 STOP_CHECK_EVERY = 30.0
@@ -101,13 +105,15 @@ class BotRunner:
             self._changed[room_id] = asyncio.Event()
             self._tasks[room_id] = asyncio.create_task(self._run(room_id))
 
-    async def _wait(self, room_id: str, patient: bool) -> bool:
+    async def _wait(self, room_id: str, patient: bool, hold: bool = False) -> bool:
         """Wait before a bot acts; False when the room changed during a patient wait (look again)."""
-        if not patient:
+        if not patient and not hold:
             await asyncio.sleep(self._delay)
             return True
         try:
-            await asyncio.wait_for(self._changed[room_id].wait(), self._delay * PATIENCE)
+            await asyncio.wait_for(
+                self._changed[room_id].wait(), self._delay * (PATIENCE if patient else TAKEBACK_HOLD)
+            )
         except TimeoutError:
             return True
         return False
@@ -137,7 +143,7 @@ class BotRunner:
                     if failures >= FALLBACK_AFTER:
                         fallback = await run_in_threadpool(self._fallback_kind, room_id, turn.kind)
                         turn = dataclasses.replace(turn, kind=fallback)
-                    if not await self._wait(room_id, turn.patient):
+                    if not await self._wait(room_id, turn.patient, turn.hold):
                         continue
                     try:
                         move = await run_in_threadpool(self.turns.choose_bot, turn)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.playing.views import Body, Views
+from app.playing.views import Built, Views
 from app.realtime.hub import Bodies, Hub
 from app.services.seats import Seats
 
@@ -44,7 +44,7 @@ class Fanout:
         await self.hub.push_room(room_id, lambda: self.views.room(room_id))
 
     async def push_state(self, room_id: str, move: dict[str, Any] | None = None) -> None:
-        async def bodies(seats: set[int | None]) -> dict[int | None, Body]:
+        async def bodies(seats: set[int | None]) -> Built:
             held = self.views.bodies_after(move, seats) if move is not None else None
             return held if held is not None else await self.views.read_state_bodies(room_id, seats)
 
@@ -69,7 +69,7 @@ class Fanout:
     def bodies_for(self, room_id: str) -> Bodies:
         """The body builder a socket's snapshot is read with (Hub.attach, Hub.reseat)."""
 
-        async def bodies(seats: set[int | None]) -> dict[int | None, Body]:
+        async def bodies(seats: set[int | None]) -> Built:
             return await self.views.read_state_bodies(room_id, seats)
 
         return bodies

@@ -20,8 +20,8 @@ from app.playing.people import People
 from app.playing.publisher import Publisher
 from app.playing.views import Views
 from app.playing.writer import Writer
-from app.realtime.presence import Presence
-from app.services import rooms
+from app.realtime.presence import TABLE_SCREEN, Presence
+from app.services import rooms, screens, takebacks
 from app.services.botturns import BotTurns, takes_optional_actions
 from app.services.matches import Applied
 from app.services.moves import Move, Moves
@@ -56,6 +56,7 @@ class Master:
         self.views = views
         self.publisher = publisher
         self.presence = presence
+        self.people_times = times
         self.writer = Writer(moves.apply_moves)
         self.bots = BotRunner(db, bot_turns, self.writer.submit, self._played, bot_delay)
         # Presence times, clocks, stand-ins, seat requests and chat (app/playing/people.py).
@@ -79,6 +80,10 @@ class Master:
 
     def _in_transaction(self, work: Callable[..., T], *args: Any) -> T:
         with self.db.transaction() as session:
+            return work(session, *args)
+
+    def _read(self, work: Callable[..., T], *args: Any) -> T:
+        with self.db.read() as session:
             return work(session, *args)
 
     async def _commit(self, work: Callable[..., T], *args: Any) -> T:
@@ -107,8 +112,10 @@ class Master:
         await self.room_changed(room_id)
         return added
 
-    async def start(self, room_id: str, token: str | None, starter: Starter = None) -> dict[str, Any]:
-        await run_in_threadpool(self.moves.start, room_id, token, starter)
+    async def start(
+        self, room_id: str, token: str | None, starter: Starter = None, one_device: bool = False
+    ) -> dict[str, Any]:
+        await run_in_threadpool(self.moves.start, room_id, token, starter, one_device)
         await self.room_changed(room_id)
         await self.publisher.state_changed(room_id)
         self.bots.kick(room_id)
@@ -118,7 +125,27 @@ class Master:
         made = await self._commit(rooms.rematch, room_id, token)
         if made["created"]:
             await self.room_changed(room_id)
+            # The table screen holds no seat: it opened the rematch for nobody in particular.
+            by = None if "token" not in made else await self.seat_of(room_id, token)
+            self.publisher.note(room_id, {"kind": "rematch", "rematch": made["room_id"], "seat": by})
         return made
+
+    # -- the table screen (app/services/screens.py) ------------------------------
+    async def pair_screen(self, room_id: str) -> dict[str, str]:
+        return await self._commit(screens.pair, room_id)
+
+    async def screen_status(self, room_id: str, token: str | None) -> dict[str, Any]:
+        return await run_in_threadpool(self._read, screens.status, room_id, token)
+
+    async def mark_screen(self, room_id: str, token: str | None, code: str) -> dict[str, Any]:
+        await self._commit(screens.mark, room_id, token, code)
+        await self.room_changed(room_id)
+        return await self.room(room_id)
+
+    async def unmark_screen(self, room_id: str, token: str | None) -> dict[str, Any]:
+        await self._commit(screens.unmark, room_id, token)
+        await self.room_changed(room_id)
+        return await self.room(room_id)
 
     async def act(
         self,
@@ -157,6 +184,16 @@ class Master:
             await self.people.holder_back(room_id, seat)
         self._presence_changed(room_id)
 
+    async def screen_opened(self, room_id: str) -> None:
+        """A table screen (`/r/{id}/screen`) is watching: counted in presence under a seat number no
+        player has, so every process's room body says `screen: true` and phones show a hand view."""
+        await self.presence.add(room_id, TABLE_SCREEN)
+        self._presence_changed(room_id)
+
+    async def screen_closed(self, room_id: str) -> None:
+        await self.presence.remove(room_id, TABLE_SCREEN)
+        self._presence_changed(room_id)
+
     async def disconnect(self, room_id: str, seat: int) -> None:
         await self.presence.remove(room_id, seat)
         await self.people.seen(room_id, seat)
@@ -179,6 +216,7 @@ class Master:
 
     async def _played(self, room_id: str, applied: Applied) -> None:
         """A move is committed (a player's or a bot's): tell every viewer, wake the bots it is due to."""
+        await self._decide_takeback(room_id, applied)
         await self.publisher.played(room_id, applied)
         await self._wake_bots_if_due(room_id, applied)
         facts = self.seats.known_facts(room_id)
@@ -186,6 +224,62 @@ class Master:
             # A round or the match ended (the scorepad or the status changed), or the move restarted
             # the clock (the room body's deadline).
             await self.room_changed(room_id)
+
+    async def _decide_takeback(self, room_id: str, applied: Applied) -> None:
+        """Whether the move may be taken back, decided once here where the state before it is at hand
+        (the mover's state body says so); a bot's move never is. Decided on the event loop: the views
+        it needs are built once per move and kept for the fan-out and the next move (a worker thread
+        would cost a hand-off each way for a few hundred microseconds of work holding the GIL)."""
+        verdicts = self.views.verdicts
+        if applied.before is None or verdicts.get(applied.match_id, applied.version) is not None:
+            return
+        facts = self.seats.known_facts(room_id)
+        if facts is not None and applied.seat in facts.bots:
+            verdicts.record(applied.match_id, applied.version, "a bot's move is not taken back")
+            return
+        verdicts.decide(
+            applied.match_id,
+            applied.version,
+            applied.game,
+            applied.before,
+            applied.seat,
+            applied.action,
+            applied.state,
+        )
+
+    # -- takebacks (docs/playing.md, "Takeback") --------------------------------
+    async def ask_takeback(self, room_id: str, token: str | None, version: int) -> str:
+        seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
+        connected = await self.presence.connected(room_id)
+        done = await self._commit(
+            takebacks.ask,
+            room_id,
+            seat,
+            version,
+            connected,
+            self.people_times,
+            self.moves.cache,
+            self.views.verdicts,
+        )
+        await self._takeback_done(room_id, done)
+        return done.takeback_id
+
+    async def answer_takeback(self, room_id: str, token: str | None, takeback_id: str, approve: bool) -> None:
+        seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
+        done = await self._commit(takebacks.answer, room_id, takeback_id, seat, approve, self.moves.cache)
+        await self._takeback_done(room_id, done)
+
+    async def _takeback_done(self, room_id: str, done: takebacks.Done) -> None:
+        if done.applied is None:
+            # Asked, approved by some, or refused: the state bodies say so (same version), and a bot
+            # holding back for it looks again (it waits while one is pending, plays once refused).
+            await self.publisher.state_changed(room_id)
+            self.bots.kick(room_id)
+            return
+        applied = done.applied
+        self.moves.cache.put(applied.match_id, applied.version, applied.state)
+        self.views.verdicts.record(applied.match_id, applied.version, "it was itself a takeback")
+        await self._played(room_id, applied)
 
     async def _wake_bots_if_due(self, room_id: str, applied: Applied) -> None:
         """Kick the bot runner only when a bot is to act or has an optional action (out of turn, e.g.

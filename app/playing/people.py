@@ -135,6 +135,7 @@ class People:
         asker = hashlib.sha256(client.encode()).hexdigest()
         asked = await self._commit(people.ask_for_seat, room_id, seat, self.times, asker)
         await self.publisher.room_changed(room_id)
+        self.publisher.note(room_id, {"kind": "asked", "seat": seat})
         return asked
 
     async def request_status(self, room_id: str, request_id: str) -> dict[str, Any]:

@@ -9,11 +9,14 @@ Every process hears every event (app/realtime/broker.py) and turns it into what 
   seats (`revoked`: the seat whose old token stopped working), then the room body;
 - "gone": the room was deleted (app/retention.py, which publishes it): forget it, close its sockets;
 - "chat": a chat line, or a line of the table's own.
+Besides the broker, this process's listeners hear each event (the alerts, app/alerts/dispatch.py), and
+`note` tells them alone what no socket needs ("asked": someone asked for a seat; "rematch").
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from app.realtime.broker import Broker
@@ -42,6 +45,8 @@ class Publisher:
 
     def __init__(self, broker: Broker) -> None:
         self.broker = broker
+        # Called on the event loop with each event once it is published; each must return at once.
+        self.listeners: list[Callable[[str, Event], None]] = []
 
     async def publish(self, room_id: str, event: Event) -> None:
         try:
@@ -51,6 +56,15 @@ class Publisher:
             # body failing to build) must not turn a done change into an error or end the socket that
             # made it. The sockets catch up with the next change, or with a fresh snapshot on reconnect.
             log.exception("telling the viewers of room %s about %s failed", room_id, event)
+        self.note(room_id, event)
+
+    def note(self, room_id: str, event: Event) -> None:
+        """Tells this process's listeners (never the sockets); a failing listener changes nothing."""
+        for listener in self.listeners:
+            try:
+                listener(room_id, event)
+            except Exception:
+                log.exception("a listener failed on room %s's %s", room_id, event.get("kind"))
 
     async def state_changed(self, room_id: str) -> None:
         await self.publish(room_id, {"kind": "state"})

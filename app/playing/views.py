@@ -12,20 +12,30 @@ from starlette.concurrency import run_in_threadpool
 
 from app.db import Database
 from app.models import ActionRow, Match, Room, Seat
-from app.realtime.presence import Presence
-from app.services import matches, people, rooms
+from app.realtime.presence import TABLE_SCREEN, Presence
+from app.realtime.split import Own, Split
+from app.services import matches, pause, people, rooms, screens, takebacks
 from app.services.cache import StateCache
 from app.services.seats import Seats
-from engines.core import get_engine, json_copy
+from engines.core import Engine, get_engine, json_copy
+from engines.core.takeback import Position, taken_back
 
 Body = dict[str, Any]
 
 
 def state_bodies(
-    game: str, state: Any, version: int, status: str, seats: Iterable[int | None]
+    game: str,
+    state: Any,
+    version: int,
+    status: str,
+    seats: Iterable[int | None],
+    takeback: Body | None = None,
+    may_take_back: int | None = None,
 ) -> dict[int | None, Body]:
     """The state body of each of `seats` (one per viewer of a move's fan-out). What all viewers share,
-    who is to act and the result, is worked out once; each body still gets its own lists."""
+    who is to act and the result, is worked out once; each body still gets its own lists.
+    `takeback`: the pending takeback (app/services/takebacks.py); `may_take_back`: the seat that may ask
+    to take back the last action now."""
     engine = get_engine(game)
     to_act = sorted(engine.to_act(state))
     result = engine.result(state)
@@ -40,9 +50,82 @@ def state_bodies(
             "legal_actions": engine.legal_actions(state, seat) if seat is not None and to_act else [],
             "view": engine.view(state, seat),
             "result": json_copy(result_json),
+            "takeback": json_copy(takeback),
+            "can_take_back": seat is not None and seat == may_take_back,
         }
         for seat in seats
     }
+
+
+def split_bodies(
+    game: str,
+    state: Any,
+    version: int,
+    status: str,
+    seats: Iterable[int | None],
+    takeback: Body | None = None,
+    may_take_back: int | None = None,
+    position: Position | None = None,
+) -> Split:
+    """The state bodies of `seats` as the fan-out sends them: the spectator's body, built once, and
+    each seat's own part (its seat, legal actions and the view keys engine.own_view says differ).
+    `Split.body(seat)` equals `state_bodies(...)[seat]`. Nothing in it is the state's but logged
+    events; the public body is shared by every viewer's socket, which only read it. `position`: the
+    views of `state` already built (by the takeback decision, engines/core/takeback.py), used as they
+    are: they are read only, there as here."""
+    engine = get_engine(game)
+    to_act = sorted(engine.to_act(state))
+    result = engine.result(state)
+    owns = position.own if position is not None else None
+    public_view = position.public if position is not None and owns is not None else engine.view(state, None)
+    public: Body = {
+        "version": version,
+        "status": status,
+        "seat": None,
+        "to_act": to_act,
+        "legal_actions": [],
+        "view": public_view,
+        "result": json_copy(result.to_json()) if result is not None else None,
+        "takeback": json_copy(takeback),
+        "can_take_back": False,
+    }
+    own: dict[int | None, Own] = {
+        seat: Own(
+            {
+                "seat": seat,
+                # A seat outside to_act may still have optional actions (Mokuru's Immunity, Steal a Trick).
+                "legal_actions": engine.legal_actions(state, seat) if to_act else [],
+                # Only the last action's actor may take it back (the public body says False).
+                **({"can_take_back": True} if seat == may_take_back else {}),
+            },
+            (owns.get(seat) if owns is not None else None) or engine.own_view(state, seat, public_view),
+        )
+        for seat in seats
+        if seat is not None
+    }
+    return Split(public, own)
+
+
+Built = Split | dict[int | None, Body]
+"""Viewers' bodies as the fan-out hands them to the hub: split, or whole per seat."""
+
+
+def fanout_bodies(
+    game: str,
+    state: Any,
+    version: int,
+    status: str,
+    seats: Iterable[int | None],
+    takeback: Body | None = None,
+    may_take_back: int | None = None,
+    position: Position | None = None,
+) -> Built:
+    """The bodies of a move's viewers: split where the game builds its seats' own parts
+    (`Engine.own_view`); whole per seat where it leaves that to the default, which would build every
+    seat's whole view anyway and the spectator's on top (measured slower than whole bodies)."""
+    if type(get_engine(game)).own_view is Engine.own_view:
+        return state_bodies(game, state, version, status, seats, takeback, may_take_back)
+    return split_bodies(game, state, version, status, seats, takeback, may_take_back, position)
 
 
 def state_body(game: str, state: Any, version: int, status: str, seat: int | None) -> Body:
@@ -50,9 +133,18 @@ def state_body(game: str, state: Any, version: int, status: str, seat: int | Non
     return state_bodies(game, state, version, status, {seat})[seat]
 
 
-def applied_body(applied: matches.Applied) -> Body:
-    """The body the player who made a move is answered with."""
-    return state_body(applied.game, applied.state, applied.version, applied.status, applied.seat)
+def applied_body(applied: matches.Applied, verdicts: takebacks.Verdicts | None = None) -> Body:
+    """The body the player who made a move is answered with (`verdicts`: whether it may be taken back,
+    decided when it was published)."""
+    verdict = verdicts.get(applied.match_id, applied.version) if verdicts is not None else None
+    may = applied.seat if verdict is not None and verdict[0] is None else None
+    if may is not None and verdicts is not None:
+        round_number = get_engine(applied.game).round_number(applied.state)
+        if verdicts.spent(applied.match_id, applied.seat, round_number):
+            may = None
+    return state_bodies(
+        applied.game, applied.state, applied.version, applied.status, {applied.seat}, None, may
+    )[applied.seat]
 
 
 def waiting_body(seat: int | None) -> Body:
@@ -64,6 +156,8 @@ def waiting_body(seat: int | None) -> Body:
         "legal_actions": [],
         "view": {},
         "result": None,
+        "takeback": None,
+        "can_take_back": False,
     }
 
 
@@ -103,6 +197,13 @@ def room_body(
         "gone_after": times.gone_after,
         "chat_spectators": room.chat_spectators,
         "seat_requests": people.open_requests(session, room, match, connected, times),
+        # A table screen is open on the room: phones show their hand view (docs/playing.md).
+        "screen": TABLE_SCREEN in connected,
+        # The host marked a screen as the table (kept until unmarked or replaced): seated phones
+        # default to their hand view, and that screen may start the match and open the rematch.
+        "table_screen": screens.is_marked(session, room.id),
+        # "paused", "paused_at", "pause_request" (docs/people.md "Pause").
+        **pause.body(room, times),
     }
 
 
@@ -119,7 +220,9 @@ def log_body(session: Session, room_id: str, viewer: int | None) -> Body:
             {
                 "seq": row.seq,
                 "seat": row.seat,
-                "action": row.action if finished else engine.public_action(row.action, row.seat, viewer),
+                "action": row.action
+                if finished or taken_back(row.action) is not None
+                else engine.public_action(row.action, row.seat, viewer),
                 "at": row.created_at.isoformat(),
             }
             for row in rows
@@ -141,6 +244,8 @@ class Views:
         self.seats = seats
         self.presence = presence
         self.times = times
+        # Whether each move may be taken back, decided once per move in this process.
+        self.verdicts = takebacks.Verdicts()
 
     async def room(self, room_id: str) -> Body:
         connected = await self.presence.connected(room_id)
@@ -160,21 +265,29 @@ class Views:
 
     def state_bodies(self, room_id: str, seats: set[int | None]) -> dict[int | None, Body]:
         """The current state body of each seat, all at one version."""
+        built = self.fanout_bodies(room_id, seats)
+        return {seat: built.body(seat) for seat in seats} if isinstance(built, Split) else built
+
+    def fanout_bodies(self, room_id: str, seats: set[int | None]) -> Built:
+        """The current state bodies of `seats`, all at one version, as the fan-out sends them."""
         with self.db.read() as session:
             room = rooms.find_room(session, room_id)
             match = matches.current_match(session, room_id)
             if match is None:
-                return {seat: waiting_body(seat) for seat in seats}
+                return Split(
+                    waiting_body(None), {seat: Own({"seat": seat}) for seat in seats if seat is not None}
+                )
             state = matches.load_state(session, match, self.cache)
             # Both from the match row: on PostgreSQL the room row was read a statement earlier and may
             # predate the move that finished the match.
             version, status = match.version, match.status
-        return state_bodies(room.game, state, version, status, seats)
+            may, pending = takebacks.can_take_back(session, match, self.cache, self.verdicts)
+        return fanout_bodies(room.game, state, version, status, seats, pending, may)
 
-    async def read_state_bodies(self, room_id: str, seats: set[int | None]) -> dict[int | None, Body]:
-        return await run_in_threadpool(self.state_bodies, room_id, seats)
+    async def read_state_bodies(self, room_id: str, seats: set[int | None]) -> Built:
+        return await run_in_threadpool(self.fanout_bodies, room_id, seats)
 
-    def bodies_after(self, move: dict[str, Any], seats: set[int | None]) -> dict[int | None, Body] | None:
+    def bodies_after(self, move: dict[str, Any], seats: set[int | None]) -> Built | None:
         """Each viewer's body after a published move, from the state held in memory: cached, or the
         cached state one version before with the move replayed (engines are deterministic). None:
         not held here, read the database."""
@@ -183,14 +296,30 @@ class Views:
         if cached is None or cached[0] not in (version, version - 1):
             return None
         state = cached[1]
+        seat, action = move["seat"], move["action"]
+        undone = taken_back(action) is not None
+        # A move leaves no takeback pending (it cancels any); its actor may take it back if it showed
+        # nobody anything (decided here from the state before when this process has not yet).
+        verdict = None if undone else self.verdicts.get(match_id, version)
         if cached[0] == version - 1:
+            if undone:
+                return None  # the state to go back to is not held: read it
             engine = get_engine(game)
             try:
-                state = engine.apply(state, move["seat"], move["action"])
+                state = engine.apply(cached[1], seat, action)
             except Exception:
                 return None
             self.cache.put(match_id, version, state)
-        return state_bodies(game, state, version, move["status"], seats)
+            # Only the mover's body says it, so a process without the mover's socket never decides.
+            if verdict is None and move["status"] == "playing" and seat in seats:
+                verdict = (self.verdicts.decide(match_id, version, game, cached[1], seat, action, state),)
+        elif verdict is None and not undone and move["status"] == "playing" and seat in seats:
+            return None  # not decided in this process, and the state before is not held: read it
+        may = seat if verdict is not None and verdict[0] is None else None
+        if may is not None and self.verdicts.spent(match_id, seat, get_engine(game).round_number(state)):
+            may = None
+        position = self.verdicts.position(match_id, version)
+        return fanout_bodies(game, state, version, move["status"], seats, None, may, position)
 
     def log(self, room_id: str, token: str | None) -> Body:
         seat = self.seats.seat_of(room_id, token)

@@ -7,14 +7,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from app.realtime.patch import diff
+from app.realtime.split import NOTHING_OWN, Message, Own, SharedOps, Split, materialise, own_ops, patch_text
 
-Message = dict[str, Any]
-
-Bodies = Callable[[set[int | None]], Awaitable[dict[int | None, Message]]]
-"""Builds the state body of each seat asked for (None: a spectator), all at one version."""
+Bodies = Callable[[set[int | None]], Awaitable[dict[int | None, Message] | Split]]
+"""Builds the state body of each seat asked for (None: a spectator), all at one version: whole, one per
+seat, or split into the public body and each seat's own part (app/realtime/split.py)."""
 
 RoomBody = Callable[[], Awaitable[Message]]
 """Reads the room body as it is now."""
@@ -27,19 +25,36 @@ CLOSE: Message = {"type": "close"}
 """Queued in place of the backlog of a socket that fell too far behind: the sender closes it."""
 
 
+def _parts(built: dict[int | None, Message] | Split, seat: int | None) -> tuple[Message, Own]:
+    """A seat's body as (public body, own part); a body handed over whole is its own public body."""
+    if isinstance(built, Split):
+        return built.public, built.own_of(seat)
+    return built[seat], NOTHING_OWN
+
+
 @dataclass(eq=False)
 class Connection:
-    """One socket: its seat (None: a spectator), its outgoing queue and the last state body it has."""
+    """One socket: its seat (None: a spectator), its outgoing queue (messages, or frames' JSON text
+    already encoded) and the last state body it has, as the public body and its own part."""
 
     seat: int | None
-    outbox: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[Message | str] = field(default_factory=asyncio.Queue)
     # sha256 of the token this socket holds its seat with (None: a spectator).
     token_hash: str | None = None
-    last: Message | None = None
+    base: Message | None = None
+    own: Own = NOTHING_OWN
     limit: int = MAX_BACKLOG
     closing: bool = False
 
-    def send(self, message: Message) -> None:
+    @property
+    def last(self) -> Message | None:
+        """The last state body this socket was sent, whole."""
+        return None if self.base is None else materialise(self.base, self.own)
+
+    def keep(self, base: Message, own: Own) -> None:
+        self.base, self.own = base, own
+
+    def send(self, message: Message | str) -> None:
         if self.closing:
             return
         if self.outbox.qsize() >= self.limit:
@@ -66,16 +81,19 @@ class Hub:
     async def attach(self, room_id: str, conn: Connection, bodies: Bodies) -> None:
         """Register a socket and queue its snapshot, under the room lock so no patch slips in between."""
         async with self._lock(room_id):
-            conn.last = (await bodies({conn.seat}))[conn.seat]
-            conn.send({"type": "snapshot", "version": conn.last["version"], "state": conn.last})
+            conn.keep(*_parts(await bodies({conn.seat}), conn.seat))
+            last = conn.last
+            assert last is not None
+            conn.send({"type": "snapshot", "version": last["version"], "state": last})
             self._rooms.setdefault(room_id, set()).add(conn)
 
     async def reseat(self, room_id: str, conn: Connection, seat: int, bodies: Bodies) -> None:
         """An attached socket now watches as `seat`: it is sent a fresh snapshot for that seat."""
         async with self._lock(room_id):
-            body = (await bodies({seat}))[seat]
+            base, own = _parts(await bodies({seat}), seat)
             conn.seat = seat
-            conn.last = body
+            conn.keep(base, own)
+            body = materialise(base, own)
             conn.send({"type": "snapshot", "version": body["version"], "state": body})
 
     def detach(self, room_id: str, conn: Connection) -> None:
@@ -152,21 +170,32 @@ class Hub:
             self._room_again.discard(room_id)
 
     async def push_state(self, room_id: str, bodies: Bodies) -> None:
-        """Send each socket the patch from the last body it has to its seat's new one."""
+        """Send each socket the patch from the last body it has to its seat's new one. What the
+        sockets share is diffed and encoded once per previous public body (app/realtime/split.py)."""
         async with self._lock(room_id):
             conns = list(self._rooms.get(room_id, ()))
             if not conns:
                 return
             built = await bodies({c.seat for c in conns})
-            # Sockets of one seat that were sent the same version get the same patch: diff it once.
-            patches: dict[tuple[int | None, int], list[dict[str, Any]]] = {}
+            shared: dict[int, SharedOps] = {}
+            # Sockets of one seat that were sent the same body get the same frame: built once.
+            frames: dict[tuple[int | None, int, int], str | None] = {}
+            # The ids above stay valid only while their objects live: held until the loop ends.
+            held: list[object] = []
             for conn in conns:
-                body, last = built[conn.seat], conn.last
-                if last is None or body["version"] < last["version"]:
+                base, own = _parts(built, conn.seat)
+                old_base, old_own = conn.base, conn.own
+                if old_base is None or base["version"] < old_base["version"]:
                     continue
-                key = (conn.seat, last["version"])
-                if key not in patches:
-                    patches[key] = diff(last, body)
-                if patches[key]:
-                    conn.send({"type": "patch", "version": body["version"], "ops": patches[key]})
-                conn.last = body
+                key = (conn.seat, id(old_base), id(old_own))
+                if key not in frames:
+                    held.append((old_base, old_own))
+                    ops = shared.get(id(old_base))
+                    if ops is None:
+                        ops = shared[id(old_base)] = SharedOps(old_base, base)
+                    text = ops.text(old_own.body_keys | own.body_keys, old_own.view_keys | own.view_keys)
+                    frames[key] = patch_text(base["version"], text, own_ops(old_base, old_own, base, own))
+                frame = frames[key]
+                if frame is not None:
+                    conn.send(frame)
+                conn.keep(base, own)

@@ -21,6 +21,9 @@ log = logging.getLogger(__name__)
 # A process refreshes its entries every HEARTBEAT seconds; a killed process's entries lapse after TTL.
 HEARTBEAT = 10.0
 TTL = 30.0
+# The presence entry of a room's table screen (`/r/{id}/screen`): a seat number no player has, so
+# counting screens rides on the same per-process counts and Redis sharing as seats.
+TABLE_SCREEN = -1
 # A presence read or write gives up after this long: a Redis that hangs must not hold up a request.
 REDIS_TIMEOUT = 1.0
 # After Redis was unreachable, or came back empty (restarted), the other processes share their seats

@@ -39,12 +39,13 @@ async def create_room(body: CreateRoom, request: Request, master: MasterDep) -> 
 async def rematch(
     room_id: str, request: Request, response: Response, master: MasterDep, token: TokenDep
 ) -> dict[str, Any]:
-    """201 with a seat and token for the player who opens the rematch; 200 with the room for the others."""
+    """201 with a seat and token for the player who opens the rematch (or the host, whose seat the
+    table screen kept when it opened it); 200 with the room for the others and the table screen."""
     async with spend(request, "rooms") as spent:
         made = await master.rematch(room_id, token)
         spent.keep = made["created"]  # joining a rematch someone else opened makes no room
     body = {"room_id": made["room_id"], "join_url": join_url(request, made["room_id"])}
-    if not made["created"]:
+    if "token" not in made:
         return body
     response.status_code = 201
     return {**body, "seat": made["seat"], "token": made["token"]}
@@ -73,7 +74,9 @@ async def add_bot(
 async def start_room(
     room_id: str, master: MasterDep, token: TokenDep, body: StartRoom | None = None
 ) -> dict[str, Any]:
-    return await master.start(room_id, token, body.starter if body is not None else None)
+    if body is None:
+        return await master.start(room_id, token)
+    return await master.start(room_id, token, body.starter, one_device=body.one_device)
 
 
 @router.get("/api/rooms/{room_id}/state")
@@ -84,7 +87,7 @@ async def get_state(room_id: str, master: MasterDep, token: TokenDep) -> dict[st
 @router.post("/api/rooms/{room_id}/actions")
 async def post_action(room_id: str, body: PostAction, master: MasterDep, token: TokenDep) -> dict[str, Any]:
     applied = await master.act(room_id, token, body.action, body.version)
-    return applied_body(applied)
+    return applied_body(applied, master.views.verdicts)
 
 
 @router.get("/api/rooms/{room_id}/log")

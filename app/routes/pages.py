@@ -16,6 +16,7 @@ from starlette.types import Scope
 from app.delivery import static_url
 from app.deps import MasterDep
 from app.errors import AppError
+from app.playing.master import Master
 from app.roomids import is_room_id
 from app.urls import join_url
 from engines.core import registry
@@ -87,16 +88,24 @@ def not_found_page(scope: Scope) -> HTMLResponse:
     return templates.TemplateResponse(request, "not_found.html", {"what": what}, status_code=404)
 
 
-@router.get("/r/{room_id}", response_class=HTMLResponse, include_in_schema=False)
-async def room(request: Request, room_id: str, master: MasterDep) -> HTMLResponse:
-    if not is_room_id(room_id):  # before any work: no QR code is drawn for a made-up id
-        return _no_room(request)
+async def _room_or_none(room_id: str, master: Master) -> dict[str, Any] | None:
+    """The room's body, or None for an id that is no room (checked before any work: no QR code
+    is drawn for a made-up id)."""
+    if not is_room_id(room_id):
+        return None
     try:
-        body = await master.room(room_id)
+        return await master.room(room_id)
     except AppError as error:
         if error.code == "not_found":
-            return _no_room(request)
+            return None
         raise
+
+
+@router.get("/r/{room_id}", response_class=HTMLResponse, include_in_schema=False)
+async def room(request: Request, room_id: str, master: MasterDep) -> HTMLResponse:
+    body = await _room_or_none(room_id, master)
+    if body is None:
+        return _no_room(request)
     settings = request.app.state.runtime.settings
     share_url = join_url(request, room_id)
     games = lobby_games()
@@ -109,9 +118,36 @@ async def room(request: Request, room_id: str, master: MasterDep) -> HTMLRespons
             "room_id": room_id,
             "share_url": share_url,
             "qr_svg": qr_svg(share_url),
+            # Typed on the TV that becomes the table: the address without its scheme.
+            "screen_url": f"{share_url}/screen".split("://", 1)[-1],
             "titles": titles,
             "rules_url": f"/rules/{body['game']}" if has_rules else None,
             "loopback_only": settings.loopback_only and settings.public_url is None,
+        },
+    )
+
+
+@router.get("/r/{room_id}/screen", response_class=HTMLResponse, include_in_schema=False)
+async def table_screen(request: Request, room_id: str, master: MasterDep) -> HTMLResponse:
+    """The room as the table on a TV or laptop: a spectator's public view, drawn large
+    (static/js/screen.js), with a QR code for each open seat."""
+    body = await _room_or_none(room_id, master)
+    if body is None:
+        return _no_room(request)
+    share_url = join_url(request, room_id)
+    titles = {g["id"]: g["title"] for g in lobby_games()}
+    return templates.TemplateResponse(
+        request,
+        "screen.html",
+        {
+            "room_id": room_id,
+            "title": titles.get(body["game"], body["game"]),
+            "titles": titles,
+            "share_url": share_url,
+            # Short enough to type from across the room: the address without its scheme.
+            "short_url": share_url.split("://", 1)[-1],
+            # The QR code says the phone comes from the table screen (`?hand`): it shows its hand view.
+            "qr_svg": qr_svg(f"{share_url}?hand"),
         },
     )
 

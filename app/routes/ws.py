@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import jsonsafe
 from app.errors import AppError
 from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
+from app.realtime.split import encode
 from app.runtime import Runtime
 from app.services.auth import hash_token
 from app.serving import FRAME_SEND
@@ -46,6 +45,10 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         if seat is not None:
             await socket.count(seat)
         runtime.master.socket_opened(room_id)
+        # A table screen says so in its address (it stays a spectator: no token, public view).
+        if seat is None and websocket.query_params.get("screen") == "1":
+            socket.screen = True
+            await runtime.master.screen_opened(room_id)
         await socket.receive()
     finally:
         runtime.hub.detach(room_id, socket.conn)
@@ -55,6 +58,8 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
                 await sender
         if socket.counted is not None:
             await runtime.master.disconnect(room_id, socket.counted)
+        if socket.screen:
+            await runtime.master.screen_closed(room_id)
 
 
 async def _send(websocket: WebSocket, conn: Connection) -> None:
@@ -72,18 +77,12 @@ async def _send(websocket: WebSocket, conn: Connection) -> None:
                 # Not 1008: the client reconnects on this one and starts from a fresh snapshot.
                 await websocket.close(code=TRY_AGAIN_LATER, reason="too far behind; reconnect")
                 return
+            # A patch comes already encoded (the hub splices the ops every socket shares).
+            text = message if type(message) is str else encode(message)
             if raw is not None:
-                await raw({"type": "websocket.send", "text": encode(message)})
+                await raw({"type": "websocket.send", "text": text})
             else:
-                await websocket.send_text(encode(message))
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A frame's text: orjson (fast), or the json module for what orjson refuses (huge integers)."""
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        return json.dumps(message)
+                await websocket.send_text(text)
 
 
 def _error(message_id: Any, code: str, text: str) -> dict[str, Any]:
@@ -103,6 +102,8 @@ class _Socket:
         self.conn = conn
         # The seat this socket counts for in presence (undone when it closes).
         self.counted: int | None = None
+        # Whether this socket counts as the room's table screen (undone when it closes).
+        self.screen = False
 
     async def count(self, seat: int) -> None:
         # Set before the await: a socket cancelled while presence is shared must still be uncounted.

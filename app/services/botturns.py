@@ -12,7 +12,7 @@ from sqlalchemy import or_, select
 from app.db import Database
 from app.errors import AppError
 from app.models import Match, Room, Seat
-from app.services import matches
+from app.services import matches, takebacks
 from app.services.cache import StateCache
 from app.services.moves import Move
 from app.services.seats import Seats
@@ -55,13 +55,20 @@ class BotTurn:
     # Wait longer before acting: a person is waited for at the same time (a witness, a racer) or may
     # still take an optional action (Immunity) that the bot's move would end the window for.
     patient: bool = False
+    # Wait a little before acting: the person who just moved may still ask to take it back (the
+    # bot's move would end that chance; docs/playing.md, "Takeback").
+    hold: bool = False
 
 
 class BotTurns:
-    def __init__(self, db: Database, cache: StateCache, seats: Seats) -> None:
+    def __init__(
+        self, db: Database, cache: StateCache, seats: Seats, verdicts: takebacks.Verdicts | None = None
+    ) -> None:
         self.db = db
         self.cache = cache
         self.seats = seats
+        # Whether each move may be taken back, as this process decided it (shared with the Views).
+        self.verdicts = verdicts if verdicts is not None else takebacks.Verdicts()
 
     def rooms_with_bots(self) -> list[str]:
         """Rooms in play with a bot seated: after a restart their bots must pick up where they were."""
@@ -88,6 +95,12 @@ class BotTurns:
                 return None
             state = matches.load_state(session, match, self.cache)
             version, seed, players = match.version, match.seed, match.players
+            asked = takebacks.asked_at(session, match)
+        if asked == "pending":
+            # The table is answering a takeback: no bot acts until it is settled (it would cancel it).
+            return None
+        verdict = self.verdicts.get(match.id, version)
+        hold = asked is None and verdict is not None and verdict[0] is None
         engine = get_engine(facts.game)
         acting = engine.to_act(state)
         if not acting:
@@ -106,8 +119,10 @@ class BotTurns:
         people = [s for s in range(players) if s not in facts.bots]
         patient = any(s in acting or engine.legal_actions(state, s) for s in people)
         for seat in sorted(facts.bots):
-            if seat in acting:
-                return BotTurn(room_id, version, seat, facts.bots[seat], patient=patient)
+            # A decision the game wants from a person (a Mokuru witness of a person's try) is
+            # not the bot's while a person can take it.
+            if seat in acting and not engine.bot_leaves_to_people(state, seat, frozenset(people)):
+                return BotTurn(room_id, version, seat, facts.bots[seat], patient=patient, hold=hold)
         return None
 
     def choose_bot(self, turn: BotTurn) -> Move:

@@ -11,9 +11,11 @@ from sqlalchemy.orm import Session
 
 from app.errors import AppError
 from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
+from app.services import outbox
 from app.services.cache import StateCache
 from engines.core import EngineError, ReplayError, Result, Scorepad, get_engine, replay_states
 from engines.core import seed_commitment as seed_commitment  # rooms.py imports it from here
+from engines.core.takeback import History, taken_back
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class Applied:
     action: Any = None
     # The match's status after it: "playing" or "finished" (status_after).
     status: str = "playing"
+    # The state before it (whether it may be taken back is decided from both, app/playing/takebacks.py).
+    before: Any = None
 
 
 def status_after(result: Result | None) -> str:
@@ -49,29 +53,50 @@ def current_match(session: Session, room_id: str, *, lock: bool = False) -> Matc
 
 def load_state(session: Session, match: Match, cache: StateCache) -> Any:
     """The state at `match.version`: the cached one, or the latest snapshot with later actions replayed."""
-    engine = get_engine(match.game)
     cached = cache.get(match.id)
     if cached is not None and cached[0] == match.version:
         return cached[1]
-    if cached is not None and cached[0] < match.version:
-        version, state = cached
-    else:
-        snapshot = session.scalars(
-            select(Snapshot)
-            .where(Snapshot.match_id == match.id, Snapshot.version <= match.version)
-            .order_by(Snapshot.version.desc())
-            .limit(1)
-        ).one()
-        version, state = snapshot.version, engine.load(snapshot.state)
-    rows = session.scalars(
-        select(ActionRow)
-        .where(ActionRow.match_id == match.id, ActionRow.seq >= version, ActionRow.seq < match.version)
-        .order_by(ActionRow.seq)
-    )
-    for row in rows:
-        state = engine.apply(state, row.seat, row.action)
+    start = cached if cached is not None and cached[0] < match.version else None
+    state = state_at(session, match, match.version, start)
     cache.put(match.id, match.version, state)
     return state
+
+
+def state_at(session: Session, match: Match, version: int, start: tuple[int, Any] | None = None) -> Any:
+    """The state at `version` (at most the match's): from `start` (a (version, state) held in memory) or
+    the latest snapshot at or before it, with the later log entries replayed (takebacks included)."""
+    engine = get_engine(match.game)
+    if start is not None and start[0] <= version:
+        rows = _rows(session, match.id, start[0], version)
+        # A takeback first needs the state before `start`, which is not held: read from a snapshot.
+        if not rows or taken_back(rows[0].action) is None:
+            return _replayed(engine, start[1], rows)
+    snapshot = session.scalars(
+        select(Snapshot)
+        .where(Snapshot.match_id == match.id, Snapshot.version <= version)
+        .order_by(Snapshot.version.desc())
+        .limit(1)
+    ).one()
+    # No takeback ever follows a snapshot: an action that wrote one (it ended a round) cannot be taken
+    # back (docs/playing.md, "Takeback").
+    return _replayed(engine, engine.load(snapshot.state), _rows(session, match.id, snapshot.version, version))
+
+
+def _rows(session: Session, match_id: int, first: int, version: int) -> list[ActionRow]:
+    return list(
+        session.scalars(
+            select(ActionRow)
+            .where(ActionRow.match_id == match_id, ActionRow.seq >= first, ActionRow.seq < version)
+            .order_by(ActionRow.seq)
+        )
+    )
+
+
+def _replayed(engine: Any, state: Any, rows: list[ActionRow]) -> Any:
+    history = History(engine, state)
+    for row in rows:
+        history.apply(row.seat, row.action)
+    return history.state
 
 
 def record_scores(session: Session, match_id: int, scorepad: Scorepad) -> None:
@@ -126,12 +151,14 @@ def apply_action(
     status = status_after(result)
     if status == "finished":
         values.update(status=status, finished_at=utcnow())
+        # The end's alerts are written with the move that ends it: a crash cannot lose them.
+        outbox.record(session, room_id, "finished", match.id)
     changed = session.execute(
         update(Match).where(Match.id == match.id, Match.version == match.version).values(**values)
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         raise AppError("stale_version", "another action was applied first; fetch the state and retry")
-    return Applied(match.id, match.game, seat, version, new_state, scored, action, status)
+    return Applied(match.id, match.game, seat, version, new_state, scored, action, status, state)
 
 
 # Built once: the per-move statements of the fast path below.
@@ -177,7 +204,7 @@ def apply_known(
     if advanced.rowcount != 1:
         return None
     row = {"match_id": match_id, "seq": version, "seat": seat, "action": action, "created_at": utcnow()}
-    return Applied(match_id, game, seat, version + 1, new_state, False, action), row
+    return Applied(match_id, game, seat, version + 1, new_state, False, action, before=state), row
 
 
 def insert_actions(session: Session, rows: list[dict[str, Any]]) -> None:

@@ -34,10 +34,18 @@ class Moves:
         self._test_seeds = itertools.cycle(test_seeds) if test_seeds else None
         self._test_seeds_lock = threading.Lock()
 
-    def start(self, room_id: str, token: str | None, starter: int | Literal["random"] | None = None) -> None:
+    def start(
+        self,
+        room_id: str,
+        token: str | None,
+        starter: int | Literal["random"] | None = None,
+        one_device: bool = False,
+    ) -> None:
         """Deal the room's match (the host only); its first state is kept in memory."""
         with self.db.transaction() as session:
-            match_id, state = rooms.start_room(session, room_id, token, starter, self._next_test_seed())
+            match_id, state = rooms.start_room(
+                session, room_id, token, starter, self._next_test_seed(), one_device=one_device
+            )
         self.cache.put(match_id, 1, state)
 
     def _next_test_seed(self) -> int | None:

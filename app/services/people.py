@@ -17,6 +17,8 @@ from sqlalchemy.orm import Session
 from app.errors import AppError
 from app.models import ActionRow, ChatMessage, Match, Room, Seat, SeatMove, SeatRequest, utcnow
 from app.names import clean_chat
+from app.services import outbox, pause_rules
+from app.services.alert_seats import forget_alerts
 from app.services.auth import hash_token, new_token, player_seat, seat_of
 from app.services.cache import StateCache
 from app.services.matches import current_match, load_state
@@ -139,15 +141,18 @@ def table_line(session: Session, room_id: str, text: str, cache: StateCache | No
 # -- clocks --------------------------------------------------------------------
 def deadline(session: Session, room: Room, match: Match | None) -> datetime | None:
     """When the seats to act run out of time: the match's last move (or its start) plus the clock."""
-    if room.clock is None or match is None or match.status != "playing":
-        return None
+    if room.clock is None or match is None or match.status != "playing" or room.paused_at is not None:
+        return None  # a paused game has no clock (app/services/pause.py)
     last = session.scalar(
         select(ActionRow.created_at)
         .where(ActionRow.match_id == match.id)
         .order_by(ActionRow.seq.desc())
         .limit(1)
     )
-    return aware(last or match.started_at) + timedelta(seconds=room.clock)
+    since = aware(last or match.started_at)
+    if room.resumed_at is not None and aware(room.resumed_at) > since:
+        since = aware(room.resumed_at)  # resumed: the seats to act get their whole time again
+    return since + timedelta(seconds=room.clock)
 
 
 def set_clock(session: Session, room_id: str, token: str | None, seconds: int | None) -> None:
@@ -169,6 +174,12 @@ def _playing(session: Session, room_id: str) -> tuple[Room, Match]:
     if match.status != "playing":
         raise AppError("game_over", "the match is over")
     return room, match
+
+
+def _not_paused(room: Room) -> None:
+    """Nobody's seat goes to a bot while the table agreed to wait (app/services/pause.py)."""
+    if room.paused_at is not None:
+        raise AppError("forbidden", "the game is paused: resume it first")
 
 
 def absence(
@@ -201,6 +212,7 @@ def stand_in(
         raise AppError("invalid_request", "to let a bot play for you, leave the game")
     if target.bot or target.stand_in:
         raise AppError("invalid_request", f"a bot already plays seat {seat}")
+    _not_paused(room)
     why = absence(session, room, match, target, cache, connected)
     if not why.expired and (why.gone_for is None or why.gone_for < times.gone_after):
         raise AppError(
@@ -241,7 +253,9 @@ def _bot_takes(
             session, room.id, f"{remover} gave {target.name}'s seat to a bot ({target.name} was gone)", cache
         )
     bump_epoch(room)
+    forget_alerts(session, room.id, target.seat)
     target.bot = True
+    _pause_without(session, room, target.seat, cache)
     target.stand_in = False
     target.token_hash = None
     target.bot_kind = default_bot_kind(room.game)
@@ -254,6 +268,21 @@ def _bot_takes(
     ):
         if request.status in OPEN:
             request.status = "refused"
+
+
+def _pause_without(session: Session, room: Room, seat: int, cache: StateCache | None) -> None:
+    """An open pause request stops waiting for a player who left, and goes with one who asked it."""
+    outcome, request = pause_rules.without_seat(room, seat)
+    if outcome == "dropped":
+        room.pause_request = None
+    elif outcome == "waits":
+        room.pause_request = request
+    elif outcome == "paused" and request is not None:
+        room.pause_request = None
+        room.paused_at = utcnow()
+        asker = _seat(session, room.id, request["by"]).name
+        agreed = ", ".join(_seat(session, room.id, s).name for s in request["approvals"])
+        table_line(session, room.id, pause_rules.paused_line(asker, agreed), cache)
 
 
 def leave(session: Session, room_id: str, token: str | None, cache: StateCache | None = None) -> int:
@@ -281,6 +310,7 @@ def remove(
         raise AppError("invalid_request", f"seat {seat} is a bot")
     if seat == room.host_seat:
         raise AppError("invalid_request", "to give up your own seat, leave the game")
+    _not_paused(room)
     gone = gone_for(session, match, target, connected)
     if gone is None or gone < times.gone_after:
         raise AppError(
@@ -329,6 +359,7 @@ def ask_for_seat(
         id=secrets.token_urlsafe(12), room_id=room.id, seat=seat, token_hash=hash_token(token), asker=asker
     )
     session.add(request)
+    outbox.record(session, room.id, "seat_request", None, seats=[seat])
     return {"request_id": request.id, "seat": seat, "token": token, "status": "pending"}
 
 
@@ -553,6 +584,7 @@ def _hand_over(
             )
         )
     target.token_hash = request.token_hash
+    forget_alerts(session, room.id, target.seat)
     target.stand_in = False
     target.last_seen = utcnow()
     request.status = "approved"

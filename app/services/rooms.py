@@ -6,6 +6,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -13,22 +14,14 @@ from app.errors import AppError
 from app.models import ActionRow, Match, Room, Seat, SeatMove, Snapshot
 from app.names import bot_name, unique_name
 from app.roomids import new_room_id
+from app.services import outbox, screens
 from app.services.auth import hash_token, new_token, player_seat
+from app.services.lookup import find_room as find_room  # the other services look rooms up through here too
 from app.services.matches import current_match, seed_commitment
 from engines.core import EngineError, game_ids, get_engine
 
 # Seeds fit a signed 64-bit column on every backend.
 SEED_BITS = 63
-
-
-def find_room(session: Session, room_id: str, *, lock: bool = False) -> Room:
-    query = select(Room).where(Room.id == room_id)
-    if lock:
-        query = query.with_for_update()
-    room = session.scalars(query).one_or_none()
-    if room is None:
-        raise AppError("not_found", f"no room {room_id!r}")
-    return room
 
 
 # Move clocks the API accepts: from one second (tests) to a week (the slowest correspondence game).
@@ -120,7 +113,11 @@ def join_room(session: Session, room_id: str, name: str) -> dict[str, Any]:
 
 
 def _host_room(session: Session, room_id: str, token: str | None) -> Room:
+    """The room, for its host or for the screen the host marked as the table (it holds no seat but
+    may start the match and seat a bot: the things the table's host does from the sofa)."""
     room = find_room(session, room_id, lock=True)
+    if screens.is_table(session, room_id, token):
+        return room
     if player_seat(session, room_id, token) != room.host_seat:
         raise AppError("forbidden", "only the host may do this")
     return room
@@ -215,15 +212,31 @@ def why_bots_stop(
     return None
 
 
+def one_device_options(model: type[BaseModel], options: dict[str, Any]) -> dict[str, Any]:
+    """The options of a match played around one device: each option whose schema names a
+    one-device value (`json_schema_extra={"one_device": ...}`) takes it while it is at its default."""
+    chosen = dict(options)
+    for key, info in model.model_fields.items():
+        extra = info.json_schema_extra
+        if not isinstance(extra, dict) or "one_device" not in extra:
+            continue
+        if chosen.get(key, info.default) == info.default:
+            chosen[key] = extra["one_device"]
+    return chosen
+
+
 def start_room(
     session: Session,
     room_id: str,
     token: str | None,
     starter: int | Literal["random"] | None = None,
     test_seed: int | None = None,
+    one_device: bool = False,
 ) -> tuple[int, Any]:
     """Deal the match; returns its id and initial state. `starter` names the seat that starts (or
-    "random": the engine picks from the seed), for a game whose descriptor has a starter option."""
+    "random": the engine picks from the seed), for a game whose descriptor has a starter option.
+    `one_device`: the host starts from a page holding several seats; an option left at its default
+    takes the value its schema gives for one device (`"one_device"`), e.g. Mokuru's witness off."""
     room = _host_room(session, room_id, token)
     if current_match(session, room.id) is not None:
         raise AppError("already_started", "the match has already started")
@@ -240,6 +253,8 @@ def start_room(
                 "invalid_request", f"seat {starter} is not seated; the seats are 0 to {players - 1}"
             )
         options[engine.spec.starter.option] = None if starter == "random" else starter
+    if one_device:
+        options = one_device_options(engine.spec.options_model, options)
     # Secret and random, committed to before the deal; `test_seed` only from Settings.test_seeds.
     seed = secrets.randbits(SEED_BITS) if test_seed is None else test_seed
     try:
@@ -268,14 +283,27 @@ def start_room(
 
 def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]:
     """The finished room's rematch: created by the first player who asks, with the same game,
-    options and number of bots, that player hosting; later callers get the same room to join."""
+    options and number of bots, that player hosting; later callers get the same room to join.
+
+    Opened by the marked table screen, the room's host hosts it still: their seat is kept for them,
+    and their own ask then hands them its token (the screen never holds one)."""
     room = find_room(session, room_id, lock=True)
-    seat = player_seat(session, room_id, token)
+    by_screen = screens.is_table(session, room_id, token)
+    seat = room.host_seat if by_screen else player_seat(session, room_id, token)
     if status_of(current_match(session, room.id)) != "finished":
         raise AppError("invalid_request", "a rematch can follow only a finished match")
     if room.rematch_id is not None:
+        kept = _kept_seat(session, room, seat) if not by_screen else None
+        if kept is not None:
+            fresh = new_token()
+            kept.token_hash = hash_token(fresh)
+            # The old token stops working there on every process (app/playing/seatwatch.py).
+            find_room(session, room.rematch_id).seat_epoch += 1
+            return {"room_id": room.rematch_id, "created": False, "seat": kept.seat, "token": fresh}
         return {"room_id": room.rematch_id, "created": False}
     me = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one()
+    if by_screen and me.token_hash is None:
+        raise AppError("invalid_request", "nobody is seated to host the rematch; a player opens it")
     # The table's maker stays its maker: its all-bot matches count for the same address.
     created = create_room(session, room.game, me.name, room.options, creator=room.creator)
     session.flush()
@@ -293,4 +321,26 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
             )
         )
     room.rematch_id = new_room.id
+    screens.carry_to(session, room_id, new_room.id)
+    match = current_match(session, room.id)
+    # Opened from the table screen, nobody seated made it: every person is told.
+    maker = None if by_screen else seat
+    outbox.record(session, room_id, "rematch", match.id if match else None, by_seat=maker)
+    if by_screen:
+        # The host's seat waits for them under their old token's hash (nobody holds the token made
+        # for it); their ask swaps it for a fresh token (_kept_seat).
+        host = session.scalars(select(Seat).where(Seat.room_id == new_room.id, Seat.seat == 0)).one()
+        host.token_hash = me.token_hash
+        return {"room_id": new_room.id, "created": True}
     return {**created, "created": True}
+
+
+def _kept_seat(session: Session, room: Room, seat: int) -> Seat | None:
+    """The rematch seat kept for this room's `seat` (the screen opened the rematch for its host):
+    the one holding the player's old token hash, until they ask."""
+    mine = session.scalars(select(Seat).where(Seat.room_id == room.id, Seat.seat == seat)).one_or_none()
+    if mine is None or mine.token_hash is None:
+        return None
+    return session.scalars(
+        select(Seat).where(Seat.room_id == room.rematch_id, Seat.token_hash == mine.token_hash)
+    ).one_or_none()

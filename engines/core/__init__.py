@@ -31,6 +31,7 @@ from .protocol import (
     json_copy,
     seat_option,
     seat_widget,
+    view_copy,
     who_starts,
 )
 from .registry import all_engines, game_ids, get_bots, get_engine, register, unregister
@@ -82,5 +83,6 @@ __all__ = [
     "takes_optional_actions",
     "unregister",
     "upgrade_events",
+    "view_copy",
     "who_starts",
 ]

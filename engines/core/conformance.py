@@ -106,6 +106,18 @@ def check_views(engine: Engine[Any], state: Any, players: int) -> None:
         # the view would rewrite the game.
         scramble(view)
         assert engine.dump(state) == before, f"editing seat {seat}'s view changed the state"
+    # The fan-out builds the spectator's view once per move and only each seat's own keys: the two
+    # together must be exactly the seat's view, and an own part shares nothing with the state either.
+    public = engine.view(state, None)
+    for seat in range(players):
+        view = engine.view(state, seat)
+        assert view.keys() == public.keys(), f"seat {seat}'s view has other keys than the spectator's"
+        own = engine.own_view(state, seat, public)
+        assert {**public, **own} == view, f"the public view and seat {seat}'s own part are not its view"
+        scramble(own, top=True)
+        assert engine.dump(state) == before, f"editing seat {seat}'s own part changed the state"
+    scramble(public)
+    assert engine.dump(state) == before, "editing the public view changed the state"
     # Every viewer sees the same stream of events: a view may redact an event's fields, never its
     # seq or type, and never leaves one out (the client counts new events by seq).
     streams = {

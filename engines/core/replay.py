@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import EngineError
 from .protocol import Action, Engine, Options
+from .takeback import History
 
 
 def seed_commitment(seed: int) -> str:
@@ -38,21 +39,21 @@ def replay_states(
     options: Options | dict[str, Any] | None,
     actions: Iterable[tuple[int, Action]],
 ) -> Iterator[Any]:
-    """The state after setup, then the state after each action in turn.
+    """The state after setup, then the state after each action in turn (a takeback entry,
+    engines/core/takeback.py, returns to the state before the action it follows).
 
     Raises ReplayError at the first action the engine refuses (an EngineError from
     setup, e.g. bad options, passes through as it is).
     """
     if not isinstance(options, Options):
         options = engine.spec.parse_options(options)
-    state = engine.setup(players, seed, options)
-    yield state
+    history = History(engine, engine.setup(players, seed, options))
+    yield history.state
     for number, (seat, action) in enumerate(actions, start=1):
         try:
-            state = engine.apply(state, seat, action)
+            yield history.apply(seat, action)
         except EngineError as error:
             raise ReplayError(number, seat, action, error) from error
-        yield state
 
 
 def replay(

@@ -429,20 +429,7 @@ class MobyTrickEngine(Engine[MobyTrickState]):
     # -- what leaves the engine -------------------------------------------
     def view(self, state: MobyTrickState, seat: int | None) -> dict[str, Any]:
         check_seat(seat, state.players)
-        seats = []
-        for s in range(state.players):
-            seats.append(
-                {
-                    "seat": s,
-                    "hand_count": len(state.hands[s]),
-                    "has_set_aside": state.set_aside[s] != NO_CARD,
-                    "bonuses": [CARDS[c].to_json() for c in state.bonuses[s]],
-                    "pearl_count": pearls(state, s),
-                    "pearl_pile": [CARDS[c].to_json() for c in state.pearl_piles[s]] if s == seat else None,
-                    "known_voids": list(state.voids[s]),
-                    "round_points": round_points(state, s),
-                }
-            )
+        seats = [_seat_row(state, s, seat) for s in range(state.players)]
         result = self.result(state)
         return {
             "game": self.spec.id,
@@ -477,6 +464,19 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             "events": list(state.events),
             "scorepad": self.scorepad(state).to_json(),
             "result": result.to_json() if result else None,
+        }
+
+    def own_view(self, state: MobyTrickState, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """Only what `seat` sees and a spectator does not: its seat number, hand, the card it set
+        aside, and the rows of `seats` (its own shows its pearl pile). The rows are built afresh: an
+        own part shares nothing with the public view, which every socket holds."""
+        check_seat(seat, state.players)
+        seats = [_seat_row(state, s, seat) for s in range(state.players)]
+        return {
+            "seat": seat,
+            "hand": [CARDS[c].to_json() for c in state.hands[seat]],
+            "set_aside": CARDS[state.set_aside[seat]].to_json() if state.set_aside[seat] != NO_CARD else None,
+            "seats": seats,
         }
 
     def hidden_ids(self, state: MobyTrickState, seat: int | None) -> frozenset[int]:
@@ -605,3 +605,17 @@ CODEC = StateCodec(MobyTrickState, upgrade=_upgrade)
 
 
 __all__ = ["FAMILIES", "MobyTrickEngine", "MobyTrickOptions", "MobyTrickState"]
+
+
+def _seat_row(state: MobyTrickState, s: int, viewer: int | None) -> dict[str, Any]:
+    """Seat `s`'s row of `viewer`'s view: its pearl pile shows only to itself."""
+    return {
+        "seat": s,
+        "hand_count": len(state.hands[s]),
+        "has_set_aside": state.set_aside[s] != NO_CARD,
+        "bonuses": [CARDS[c].to_json() for c in state.bonuses[s]],
+        "pearl_count": pearls(state, s),
+        "pearl_pile": [CARDS[c].to_json() for c in state.pearl_piles[s]] if s == viewer else None,
+        "known_voids": list(state.voids[s]),
+        "round_points": round_points(state, s),
+    }

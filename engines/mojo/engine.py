@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,10 +21,10 @@ from engines.core import (
     Starter,
     StateCodec,
     check_seat,
-    json_copy,
     log_event,
     seat_widget,
     upgrade_events,
+    view_copy,
     who_starts,
 )
 
@@ -409,8 +410,29 @@ class MojoEngine(Engine[MojoState]):
             else [],
             "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if seat is not None else [],
             "events": events,
-            "last_round": json_copy(s.last_round),
+            "last_round": view_copy(s.last_round),
         }
+
+    def own_view(self, state: MojoState, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """Only what `seat` sees and a spectator does not: its seat number, hand and face-down cards,
+        and the log when it names a card the seat drew from the deck."""
+        s = state
+        check_seat(seat, s.players)
+        own: dict[str, Any] = {
+            "seat": seat,
+            "hand": [CARDS[c].to_json() for c in sorted(s.hands[seat], key=_hand_order)],
+            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]],
+        }
+        shown = public.get("events")
+        if not isinstance(shown, list) or len(shown) != len(s.events):
+            shown = _events_seen_by(s.events, None)
+        # The public log differs from the logged events only where a deck draw is redacted: the
+        # seat's own draws among those are what its log shows otherwise.
+        if any(e is not p and e["seat"] == seat for e, p in zip(s.events, shown, strict=True)):
+            own["events"] = [
+                e if e is not p and e["seat"] == seat else p for e, p in zip(s.events, shown, strict=True)
+            ]
+        return own
 
     def resample(self, state: MojoState, seat: int, rng: random.Random) -> MojoState:
         """The draw pile and the other seats' hands and face-down cards dealt again (see
@@ -458,12 +480,30 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+# A deck draw as the other seats read it, by the logged event it comes from: built once, and handed
+# on like the logged events themselves (never edited). Each entry holds its event, so the id it is
+# found by cannot be reused while the entry lives.
+_REDACTED: OrderedDict[int, tuple[dict[str, Any], dict[str, Any]]] = OrderedDict()
+# About the live deck draws of 1,500 tables' logs (~300 bytes an entry); past that an older one is
+# simply redacted again.
+_REDACTED_MAX = 1 << 14
+
+
+def _redacted(event: dict[str, Any]) -> dict[str, Any]:
+    held = _REDACTED.get(id(event))
+    if held is not None and held[0] is event:
+        return held[1]
+    redacted = {k: v for k, v in event.items() if k != "card"}
+    _REDACTED[id(event)] = (event, redacted)
+    if len(_REDACTED) > _REDACTED_MAX:
+        _REDACTED.popitem(last=False)
+    return redacted
+
+
 def _events_seen_by(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """The log as `seat` reads it: the card someone else drew from the deck is not named."""
     return [
-        {k: v for k, v in e.items() if k != "card"}
-        if e["type"] == "draw" and e.get("source") == "deck" and e["seat"] != seat
-        else e
+        _redacted(e) if e["type"] == "draw" and e.get("source") == "deck" and e["seat"] != seat else e
         for e in events
     ]
 

@@ -89,7 +89,10 @@ class RivalBot:
                 return action
             if action["type"] == "steal" and state.trick is not None:
                 card = CARDS[state.trick["card"]]
-                if card.is_master or card.category == "Basic":
+                # A master trick is worth taking only on the black belt (it makes the Grandmaster);
+                # below black any trick wins one belt, so take an easy one.
+                black = state.belts[seat] >= state.black
+                if card.is_master == black and (black or card.category == "Basic"):
                     return action
         return None
 

@@ -36,6 +36,10 @@ from engines.core import (
 
 from .cards import CARDS, TABLE, Card
 
+# The key, in an option's JSON schema, of the value a match started around one device uses
+# instead of the option's default (app/services/rooms.py applies it).
+ONE_DEVICE_KEY = "one_device"
+
 EVENTS_KEPT = 40
 
 # Difficulty: what the player starts and stops the Mokuru with, and the tries per trick.
@@ -74,8 +78,28 @@ class MokuruOptions(Options):
         "auto",
         title="Witnessed successes",
         description=(
-            "On: another player confirms a reported success before it counts; a disputed success"
-            " is a miss. Auto: on with three or more players (turn it off around one device)."
+            "On: another player, not one with a stake in it, confirms a reported success before it"
+            " counts; a disputed success goes to a second neutral player if there is one, else it is"
+            " a miss. Auto: on with three or more players, off when the game starts around one device."
+        ),
+        # A match started from a page holding several seats (everyone watches the same tries)
+        # turns an "auto" witness off: see ONE_DEVICE_KEY.
+        json_schema_extra={ONE_DEVICE_KEY: "off"},
+    )
+    duel_tries: Literal["difficulty", "three"] = Field(
+        "difficulty",
+        title="Duel tries",
+        description=(
+            "Difficulty: each duellist has the tries of their own difficulty (Extreme: one)."
+            " Three: three tries each, as the Duel card prints."
+        ),
+    )
+    darkness_immunity: bool = Field(
+        False,
+        title="Immunity wins a Darkness trick on the black belt",
+        description=(
+            "Off: a black belt must land a Darkness trick to become Grandmaster. On: Immunity may"
+            " count it landed (the rulebook excepts only master tricks)."
         ),
     )
     first_seat: int | None = Field(
@@ -101,6 +125,8 @@ class MokuruState:
     rng: Rng
     witness: bool
     belt_names: list[str]
+    duel_tries: str = "difficulty"
+    darkness_immunity: bool = False
     phase: str = DIFFICULTY
     difficulty: list[str | None] = field(default_factory=list)
     belts: list[int] = field(default_factory=list)  # index into belt_names; len(belt_names) = Grandmaster
@@ -124,7 +150,10 @@ class MokuruState:
     effect: dict[str, Any] | None = None  # a Duel or The Doom in progress: {"action", "target"}
     pending: dict[str, Any] | None = None  # an effect a holder of Immunity may still block
     trick: dict[str, Any] | None = None
-    claim: dict[str, Any] | None = None  # a success awaiting a witness: {"seat", "back"}
+    # A success awaiting a witness: {"seat", "back", "witnesses": seats that may decide,
+    # "neutral": whether they have no stake in it, "interested": {seat: why} (str keys),
+    # "disputed_by": the first witness who disputed, when a second one now decides}.
+    claim: dict[str, Any] | None = None
     winner: int | None = None
     # Belts at the start of each round (one turn of every player), for the progress chart.
     marks: list[list[int]] = field(default_factory=list)
@@ -186,11 +215,38 @@ def targets(state: MokuruState, choosing: str) -> list[int]:
 
 def own_immunity_allowed(state: MokuruState, seat: int) -> bool:
     """May `seat` win the trick it is performing with Immunity? Not a master trick, not a contest,
-    and not while on the black belt (it would buy the Grandmaster belt)."""
+    and not while on the black belt (it would buy the Grandmaster belt), unless the table's
+    `darkness_immunity` option lets it win a Darkness trick there."""
     trick = state.trick
     if trick is None or trick["mode"] != "solo" or holds(state, seat, "immunity") is None:
         return False
-    return not CARDS[trick["card"]].is_master and state.belts[seat] < state.black
+    if CARDS[trick["card"]].is_master:
+        return False
+    if state.belts[seat] < state.black:
+        return True
+    return state.darkness_immunity and trick["source"] == FROM_DARKNESS
+
+
+def interested(state: MokuruState, claimant: int) -> dict[int, str]:
+    """The players with a stake in `claimant`'s reported success, and their stake: the other side
+    of a Duel or a Battle, the Marathon's players still in, The Doom's victim, the giver of a given
+    trick. None of them decides a disputed try while a neutral player can."""
+    trick, effect = state.trick, state.effect
+    assert trick is not None
+    mode = trick["mode"]
+    stakes: dict[int, str] = {}
+    if mode == "duel":
+        stakes = {s: "opponent" for s in trick["players"]}
+    elif mode == "battle":
+        stakes = {s: "opponent" for s in trick.get("racers", trick["players"])}
+    elif mode == "marathon":
+        stakes = {s: "rival" for s in trick["players"]}
+    elif mode == "doom" and effect is not None:
+        stakes = {effect["target"]: "victim"}
+    elif trick["source"] == GIVEN and trick.get("from") is not None:
+        stakes = {trick["from"]: "giver"}
+    stakes.pop(claimant, None)
+    return stakes
 
 
 def card_brief(card: Card) -> dict[str, Any]:
@@ -233,6 +289,8 @@ class MokuruEngine(Engine[MokuruState]):
             players=players,
             rng=rng,
             witness=witness,
+            duel_tries=options.duel_tries,
+            darkness_immunity=options.darkness_immunity,
             belt_names=TABLE.belt_names(short=options.belts == "short"),
             difficulty=[None] * players,
             belts=[0] * players,
@@ -261,12 +319,22 @@ class MokuruEngine(Engine[MokuruState]):
             return frozenset(state.trick["players"])
         if phase == CONFIRM:
             assert state.claim is not None
-            return frozenset(s for s in range(state.players) if s != state.claim["seat"])
+            # A claim stored before witnesses were chosen has every other seat as a witness.
+            others = [s for s in range(state.players) if s != state.claim["seat"]]
+            return frozenset(state.claim.get("witnesses", others))
         return frozenset((state.turn,))
 
     def legal_actions(self, state: MokuruState, seat: int) -> list[Action]:
         actions = self._waited_actions(state, seat) if seat in self.to_act(state) else []
         return actions + [a for a in self._optional_actions(state, seat) if a not in actions]
+
+    def bot_leaves_to_people(self, state: MokuruState, seat: int, people: frozenset[int]) -> bool:
+        """A bot's "confirm" proves nothing: it never witnesses a person's try while a person
+        may. With only bots to witness, a bot answers and the reported success stands."""
+        claim = state.claim
+        if state.phase != CONFIRM or claim is None or claim["seat"] not in people:
+            return False
+        return bool(self.to_act(state) & people)
 
     def _waited_actions(self, state: MokuruState, seat: int) -> list[Action]:
         phase = state.phase
@@ -301,11 +369,13 @@ class MokuruEngine(Engine[MokuruState]):
             return []
         if holds(state, seat, "give_a_trick") is None:
             return []
-        master = CARDS[trick["card"]].is_master
+        # "If you are a black belt, you can only give to another black belt player": the
+        # giver's belt decides, not the trick's deck.
+        black_giver = state.belts[seat] >= state.black
         return [
             {"type": "give", "seat": s}
             for s in range(state.players)
-            if s != seat and (state.belts[s] >= state.black) == master
+            if s != seat and (not black_giver or state.belts[s] >= state.black)
         ]
 
     def _optional_actions(self, state: MokuruState, seat: int) -> list[Action]:
@@ -322,7 +392,8 @@ class MokuruEngine(Engine[MokuruState]):
             and trick["fresh"]
             and seat != trick["performer"]
             and holds(state, seat, "steal_a_trick") is not None
-            and (state.belts[seat] >= state.black) == CARDS[trick["card"]].is_master
+            # "If you are a black belt, you can only steal from another black belt player."
+            and (state.belts[seat] < state.black or state.belts[trick["performer"]] >= state.black)
         ):
             return [{"type": "steal"}]
         return []
@@ -469,7 +540,7 @@ class MokuruEngine(Engine[MokuruState]):
                     return
             if state.imposed[seat]:
                 received = state.imposed[seat].pop(0)
-                self._begin_trick(state, received["card"], received["source"])
+                self._begin_trick(state, received["card"], received["source"], received["from"])
                 return
             if state.belts[seat] >= state.black:
                 card_id = self._draw_plain_trick(state, master=True, skip_marathon=False)
@@ -552,7 +623,14 @@ class MokuruEngine(Engine[MokuruState]):
             trick = state.trick
             assert trick is not None
             # A race: each racer finishes or drops out once.
-            state.trick = {**trick, "fresh": False, "players": [seat, target], "tries": [1, 1]}
+            # `racers` keeps both sides after one drops out (the other has a stake in the finish).
+            state.trick = {
+                **trick,
+                "fresh": False,
+                "players": [seat, target],
+                "tries": [1, 1],
+                "racers": [seat, target],
+            }
             state.phase = BATTLE
             return
         state.phase = DRAW
@@ -668,7 +746,7 @@ class MokuruEngine(Engine[MokuruState]):
             "mini": state.mini_now,
         }
 
-    def _begin_trick(self, state: MokuruState, card_id: int, source: str) -> None:
+    def _begin_trick(self, state: MokuruState, card_id: int, source: str, giver: int | None = None) -> None:
         card = CARDS[card_id]
         seat = state.turn
         self._log(state, {"type": "trick", "seat": seat, "source": source, **card_brief(card)})
@@ -685,6 +763,9 @@ class MokuruEngine(Engine[MokuruState]):
         else:
             state.trick = self._new_trick(state, card_id, source, "solo")
             state.phase = PERFORM
+        if giver is not None and state.trick is not None:
+            # Who gave or lost the trick: a giver has a stake in the receiver's try (the witness).
+            state.trick = {**state.trick, "from": giver}
 
     def _begin_contest(self, state: MokuruState, card_id: int) -> None:
         """The trick of a Duel or of The Doom, drawn after naming the opponent."""
@@ -698,7 +779,10 @@ class MokuruEngine(Engine[MokuruState]):
             trick = self._new_trick(state, card_id, "duel", "duel")
             victim = effect["target"]
             trick["players"] = [seat, victim]
-            trick["tries"] = [tries_for(state, seat), tries_for(state, victim)]
+            if state.duel_tries == "three":
+                trick["tries"] = [3, 3]  # "Each player has three tries", as the card prints
+            else:
+                trick["tries"] = [tries_for(state, seat), tries_for(state, victim)]
         else:
             trick = self._new_trick(state, card_id, "doom", "doom")
             trick["tries"] = [1]  # The Doom allows a single try
@@ -714,7 +798,18 @@ class MokuruEngine(Engine[MokuruState]):
         if outcome == "missed":
             self._missed(state, seat)
         elif state.witness:
-            state.claim = {"seat": seat, "back": state.phase}
+            stakes = interested(state, seat)
+            others = [s for s in range(state.players) if s != seat]
+            neutral = [s for s in others if s not in stakes]
+            state.claim = {
+                "seat": seat,
+                "back": state.phase,
+                # Only players without a stake decide; with none at the table, everyone else may.
+                "witnesses": neutral or others,
+                "neutral": bool(neutral),
+                "interested": {str(s): why for s, why in stakes.items()},
+                "disputed_by": None,
+            }
             state.phase = CONFIRM
         else:
             self._landed(state, seat)
@@ -722,6 +817,13 @@ class MokuruEngine(Engine[MokuruState]):
     def _witness(self, state: MokuruState, seat: int, verdict: str) -> None:
         claim = state.claim
         assert claim is not None
+        second = [s for s in claim.get("witnesses", ()) if s != seat]
+        if verdict == "dispute" and claim.get("neutral") and claim.get("disputed_by") is None and second:
+            # A dispute goes to a second neutral witness, whose word is final.
+            appeal = {"seat": seat, "claimant": claim["seat"], "verdict": verdict, "appeal": True}
+            self._log(state, {"type": "witness", **appeal})
+            state.claim = {**claim, "witnesses": second, "disputed_by": seat}
+            return
         state.claim = None
         state.phase = claim["back"]
         self._log(state, {"type": "witness", "seat": seat, "claimant": claim["seat"], "verdict": verdict})
@@ -816,9 +918,16 @@ class MokuruEngine(Engine[MokuruState]):
         self._end_turn(state)
 
     def _contest_won(self, state: MokuruState, seat: int, mode: str) -> None:
-        """A Duel, Battle or Marathon won: up one belt, but a black belt stays where it is."""
+        """A Duel, Battle or Marathon won: up one belt, but a black belt stays where it is, unless
+        the contest is the Darkness trick imposed on them: then they are Grandmaster."""
+        trick = state.trick
+        assert trick is not None
         if state.belts[seat] < state.black:
             self._move(state, seat, 1, mode)
+        elif trick["source"] == FROM_DARKNESS and seat == state.turn:
+            self._log(state, {"type": "success", "seat": seat, **card_brief(CARDS[trick["card"]])})
+            self._grandmaster(state, seat)
+            return
         self._end_turn(state)
 
     # -- what leaves the engine -------------------------------------------
@@ -854,7 +963,6 @@ class MokuruEngine(Engine[MokuruState]):
                 "card": CARDS[trick["card"]].to_json(),
                 "current": performer(state),
             }
-        possessed = state.phase == DARKNESS and seat == state.turn
         colours = [b.colour for b in TABLE.belts if b.name in state.belt_names]
         result = self.result(state)
         return {
@@ -887,17 +995,43 @@ class MokuruEngine(Engine[MokuruState]):
             ),
             "effect": json_copy(state.effect),
             "pending": json_copy(state.pending),
-            "claim": {"seat": state.claim["seat"]} if state.claim is not None else None,
+            "claim": self._claim_json(state),
+            # Who may act out of turn now, and how (public: kept cards are face up). Tables give
+            # a person shown such a move a moment before the next waited move closes its window.
+            "out_of_turn": [
+                {"seat": s, "action": a["type"]}
+                for s in range(state.players)
+                for a in self._optional_actions(state, s)
+            ],
             "darkness": [
                 {"card": CARDS[d["card"]].to_json(), "owner": d["owner"], "waiting": list(d["waiting"])}
                 for d in state.darkness
             ],
-            # Only the possessed player looks through the deck, and only while choosing.
-            "darkness_deck": (
-                [CARDS[c].to_json() for c in sorted(state.deck) if CARDS[c].is_trick] if possessed else None
-            ),
+            "darkness_deck": _darkness_deck(state, seat),
             "winner": state.winner,
             "result": result.to_json() if result else None,
+        }
+
+    def own_view(self, state: MokuruState, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """Only what `seat` sees and a spectator does not: its seat number and, while it is the
+        possessed player choosing, the deck. Every other key of a view is the same for everyone."""
+        check_seat(seat, state.players)
+        return {"seat": seat, "darkness_deck": _darkness_deck(state, seat)}
+
+    def _claim_json(self, state: MokuruState) -> dict[str, Any] | None:
+        """The success awaiting a witness: who claims it, who may decide, and (when nobody without
+        a stake can) each decider's stake, for the table to say so."""
+        claim = state.claim
+        if claim is None:
+            return None
+        return {
+            "seat": claim["seat"],
+            "witnesses": sorted(self.to_act(state)),
+            "neutral": claim.get("neutral", True),
+            "interested": [
+                {"seat": int(s), "stake": why} for s, why in sorted(claim.get("interested", {}).items())
+            ],
+            "disputed_by": claim.get("disputed_by"),
         }
 
     def hidden_ids(self, state: MokuruState, seat: int | None) -> frozenset[int]:
@@ -946,3 +1080,10 @@ class MokuruEngine(Engine[MokuruState]):
 
 
 __all__ = ["LEVELS", "MokuruEngine", "MokuruOptions", "MokuruState"]
+
+
+def _darkness_deck(state: MokuruState, seat: int | None) -> list[dict[str, Any]] | None:
+    """Only the possessed player looks through the deck, and only while choosing."""
+    if state.phase == DARKNESS and seat == state.turn:
+        return [CARDS[c].to_json() for c in sorted(state.deck) if CARDS[c].is_trick]
+    return None

@@ -134,8 +134,13 @@ class CollectorBot:
         return choice
 
     def take_value(self, memory: Memory, seat: int, upper: Face, to_come: int) -> float:
-        # The cards of the box not known to be elsewhere, in a fixed order (never the order the
-        # cards happen to lie in the state, which would change a sum's last digits).
+        """What taking a card with `upper` on top is worth: the best of keeping that face or the
+        back, averaged over the backs it may have. The backs counted are the box's copies of each
+        pair with `upper` on one side, less the cards of that pair this seat has held (it knows both
+        their faces). Only those are taken out: a card the opponent placed, or one still face up on
+        a pile, may hide any back as far as this seat knows, so it still counts as possible."""
+        # A fixed order of the box's pairs (never the order the cards happen to lie in the state,
+        # which would change a sum's last digits).
         backs: Counter[Face] = Counter()
         for (a, b), copies in BOX_PAIRS:
             free = copies - memory.own_cards[a, b]

@@ -187,6 +187,8 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         options_model=MookiIslandOptions,
         blurb="Two collectors, double-sided cards and sneaky Spiders: win the trophies worth most stars.",
         winner="highest_total",
+        # "In the event of a draw, the youngest player wins!"
+        ties="broken",
         panel="stars",
         starter=Starter(option="youngest", question="Who is the youngest?"),
         data=rules_data,

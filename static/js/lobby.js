@@ -1,9 +1,15 @@
-// The lobby: create a room with options built from the game's JSON Schema, and list this browser's rooms.
+// The lobby: create a room with options built from the game's JSON Schema, and list this browser's rooms
+// (lobby-games.js).
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
+import { startYourGames } from "./lobby-games.js";
+import { startPasskeyBox } from "./lobby-passkey.js";
 import { CLOCKS } from "./people-kit.js";
 import { playerName, seats, storageBlocked } from "./storage.js";
+import { watchNameFields } from "./name-limit.js";
+
+watchNameFields();
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const form = document.getElementById("create-form");
@@ -146,105 +152,6 @@ async function create(event) {
   }
 }
 
-// ---------------------------------------------------------------------------
-// Your games
-
-const STATUS_WORDS = { waiting: "waiting to start", playing: "in play", finished: "finished" };
-
-function gameTitle(id) {
-  return games.find((g) => g.id === id)?.title || id;
-}
-
-function roomItem(entry, room, state) {
-  const others = room ? room.seats.filter((s) => s.seat !== entry.seat).map((s) => s.name) : [];
-  const yourTurn = state && state.seat !== null && (state.to_act || []).includes(state.seat);
-  let detail;
-  if (!room) detail = "no longer on this server";
-  else if (room.status === "finished" && state?.result) {
-    const won = state.result.winners.includes(entry.seat);
-    const scores = state.result.scores.map((score, seat) => `${room.seats[seat]?.name ?? seat + 1} ${score}`);
-    detail = `${won ? "you won" : "finished"} · ${scores.join(", ")}`;
-  } else detail = STATUS_WORDS[room.status] || room.status;
-  return h(
-    "li",
-    { class: `room-item${yourTurn ? " is-your-turn" : ""}`, "data-room": entry.room_id },
-    h(
-      "div",
-      { class: "room-item-text" },
-      h("strong", {}, gameTitle(room?.game || entry.game)),
-      others.length ? ` with ${others.join(", ")}` : "",
-      h("br"),
-      h("small", {}, `as ${entry.name} · ${detail}`, yourTurn ? h("b", { class: "turn-tag" }, " · your turn!") : null),
-    ),
-    room
-      ? h("a", { class: "button button-small", href: `/r/${entry.room_id}` }, room.status === "finished" ? "View" : "Resume")
-      : null,
-    room?.status === "finished"
-      ? h("a", { class: "button button-small", href: `/r/${entry.room_id}/replay`, "aria-label": `Replay this ${gameTitle(room.game)} match` }, "Replay")
-      : null,
-    h(
-      "button",
-      {
-        class: "icon-button",
-        type: "button",
-        "aria-label": `Forget this ${gameTitle(entry.game)} room on this device`,
-        title: "Forget on this device",
-        onclick: (event) => askToForget(event.currentTarget, entry, room),
-      },
-      "✕",
-    ),
-  );
-}
-
-/** "Forget this game" asks first, saying what is lost (people: docs/people.md). */
-function askToForget(button, entry, room) {
-  const item = button.closest(".room-item");
-  if (item.querySelector(".forget-confirm")) return;
-  const inPlay = room && room.status !== "finished";
-  const lost = room
-    ? `This device stops holding your seat as ${entry.name}. Unless you kept your seat link, only the other players can give it back${inPlay ? ", and the game waits for you meanwhile" : ""}.`
-    : "This room is no longer on the server; forgetting only tidies this list.";
-  const box = h(
-    "div",
-    { class: "forget-confirm", role: "alertdialog", "aria-label": "Forget this game?" },
-    h("p", {}, lost),
-    h(
-      "div",
-      { class: "button-row" },
-      h("button", { class: "button button-small button-danger", type: "button", onclick: () => { seats.forget(entry.room_id); listRooms(); } }, "Forget it"),
-      h("button", { class: "button button-small", type: "button", onclick: () => { box.remove(); button.focus(); } }, "Keep it"),
-    ),
-  );
-  item.append(box);
-  box.querySelector("button").focus();
-}
-
-async function listRooms() {
-  const entries = Object.values(seats.all()).sort((a, b) => (b.saved_at || 0) - (a.saved_at || 0));
-  const active = document.getElementById("your-games");
-  const history = document.getElementById("history-list");
-  const looked = await Promise.all(
-    entries.map(async (entry) => {
-      try {
-        const room = await api("GET", `/api/rooms/${entry.room_id}`);
-        let state = null;
-        if (room.status !== "waiting") {
-          state = await api("GET", `/api/rooms/${entry.room_id}/state`, { token: entry.token }).catch(() => null);
-        }
-        return { entry, room, state };
-      } catch (error) {
-        return { entry, room: null, state: null, missing: error.status === 404 };
-      }
-    }),
-  );
-  const current = looked.filter((r) => !r.room || r.room.status !== "finished");
-  const done = looked.filter((r) => r.room && r.room.status === "finished");
-  fill(active, ...current.map((r) => roomItem(r.entry, r.room, r.state)));
-  fill(history, ...done.map((r) => roomItem(r.entry, r.room, r.state)));
-  document.getElementById("your-games-empty").hidden = current.length > 0;
-  document.getElementById("history").hidden = done.length === 0;
-}
-
 nameInput.value = playerName.get();
 form.addEventListener("change", (event) => {
   if (event.target.name === "game") showOptions();
@@ -252,4 +159,6 @@ form.addEventListener("change", (event) => {
 form.addEventListener("submit", create);
 fill(clockChoice, ...CLOCKS.map(([value, label]) => h("option", { value: value === null ? "" : String(value) }, label)));
 showOptions();
-listRooms();
+const yourGames = startYourGames(games);
+const passkeyBox = startPasskeyBox(document.getElementById("passkey-box"), { changed: () => yourGames.refresh() });
+window.addEventListener("storage", () => passkeyBox?.draw());

@@ -40,10 +40,11 @@ export function totalsOf(room, live = null) {
 }
 
 /** Stars: each seat's total as a row of stars, the leader named as such. */
-function renderStars(container, room, state, seatName, { winner, live }) {
+function renderStars(container, room, state, seatName, { winner, live, ties }) {
   const totals = totalsOf(room, live);
   const winners = new Set(state?.result?.winners || []);
-  const best = bestTotal(totals, winner);
+  // A tie the rules broke: the result names the winner, and nobody else leads.
+  const best = ties === "broken" && winners.size ? null : bestTotal(totals, winner);
   const scored = (room.scorepad?.rounds || []).length > 0;
   fill(
     container,
@@ -94,11 +95,12 @@ const PANELS = { points: renderScorepad, stars: renderStars, progress: renderPro
 /** Draw the `kind` of panel into `container`; an unknown kind falls back to the score pad.
  * `winner` is the descriptor's rule (it marks the leader; there is no default: without one no
  * seat is marked leading); `goal` the total that ends the game (`goalOf`); `live` each seat's
- * standing now (`standingOf`, else the score pad's totals). */
-export function renderPanel(kind, container, room, state, seatName, { winner, goal = null, live = null } = {}) {
+ * standing now (`standingOf`, else the score pad's totals); `ties` the descriptor's ("broken": once
+ * the result is in, only its winners are marked, never a seat that tied with them). */
+export function renderPanel(kind, container, room, state, seatName, { winner, goal = null, live = null, ties = "shared" } = {}) {
   if (container.dataset.panel !== kind) {
     container.dataset.panel = kind;
     delete container.dataset.key;
   }
-  (PANELS[kind] || renderScorepad)(container, room, state, seatName, { winner, goal, live });
+  (PANELS[kind] || renderScorepad)(container, room, state, seatName, { winner, goal, live, ties });
 }

@@ -6,6 +6,8 @@
 // state and chat message.
 
 import { api } from "./api.js";
+import { createAlertPrefs } from "./mail.js";
+import { createPause } from "./pause.js";
 import { createChat } from "./people-chat.js";
 import { createNotify } from "./people-notify.js";
 import { roomPrefs } from "./people-prefs.js";
@@ -55,7 +57,7 @@ export function createPeople(ctx) {
     handingOver: wayBack.handingOver,
     refreshRoom: ctx.refreshRoom,
   });
-  const presence = createPresence({ prefs, room: ctx.room, mySeat, post, refreshRoom: ctx.refreshRoom, update: () => update(), drawChat: chat.draw });
+  const presence = createPresence({ roomId, prefs, room: ctx.room, mySeat, post, refreshRoom: ctx.refreshRoom, update: () => update(), drawChat: chat.draw });
   const seatLink = createSeatLink({
     roomId,
     seat: ctx.seat,
@@ -65,6 +67,10 @@ export function createPeople(ctx) {
     justWatching: prefs.setJustWatching,
     forgotten: ctx.forgotten,
   });
+
+  // Pausing the game, and the seat menu's alerts away from the table (email, quiet hours).
+  const pause = createPause({ room: ctx.room, mySeat, post, seatNameOf, refreshRoom: ctx.refreshRoom });
+  const alertPrefs = createAlertPrefs({ mySeat, post, get: (path) => api("GET", `/api/rooms/${roomId}/${path}`, { token: token() }) });
 
   /** A new room body or state (or time passed): redraw what changed. */
   function update() {
@@ -84,6 +90,7 @@ export function createPeople(ctx) {
     chat.place(room);
     presence.placeRequests(room);
     seatLink.forgetStale();
+    pause.draw();
   }
 
   function start() {
@@ -93,6 +100,8 @@ export function createPeople(ctx) {
     presence.start();
     chat.start();
     wayBack.resume();
+    pause.start();
+    alertPrefs.start();
   }
 
   return {

@@ -2,9 +2,12 @@
 // seat to act, letting a bot play for an absent player, "I'm back", the host's "Remove", and
 // muting a player; the host's clock choice; the one-second tick that keeps times current.
 
+import { heldSeats } from "./device.js";
 import { fill, h } from "./dom.js";
-import { CLOCKS, countdownWords, initial, mayRemove, mayStandIn, openRequests, presenceWords, toggleMuted } from "./people-kit.js";
+import { CLOCKS, countdownWords, mayRemove, mayStandIn, openRequests, presenceWords, toggleMuted } from "./people-kit.js";
 import { $, say } from "./room-page.js";
+import { seatAvatar } from "./seat-style.js";
+import { seats as storedSeats } from "./storage.js";
 
 export function clockWords(seconds) {
   const named = CLOCKS.find(([value]) => value === seconds);
@@ -12,7 +15,7 @@ export function clockWords(seconds) {
   return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 }
 
-/** ctx: { prefs (people-prefs.js), room(), mySeat(), post(path, body, method), refreshRoom(),
+/** ctx: { roomId, prefs (people-prefs.js), room(), mySeat(), post(path, body, method), refreshRoom(),
  *         update() (redraw the people parts), drawChat() } */
 export function createPresence(ctx) {
   const { prefs } = ctx;
@@ -44,7 +47,9 @@ export function createPresence(ctx) {
     if (mayRemove(room, seat, me, now)) {
       buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => seatAction(`seats/${seat.seat}/remove`) }, "Remove"));
     }
-    if (seat.seat !== me && !seat.bot) {
+    // Muting is for someone else's chat: not for a bot, nor for a player sharing this device.
+    const here = heldSeats(storedSeats.get(ctx.roomId)).some((held) => held.seat === seat.seat);
+    if (seat.seat !== me && !seat.bot && !here) {
       buttons.push(
         h(
           "button",
@@ -65,10 +70,10 @@ export function createPresence(ctx) {
     return h(
       "li",
       { class: `people-row${acting ? " is-acting" : ""}${seat.seat === me ? " is-you" : ""}`, "data-seat": seat.seat },
-      h("span", { class: "avatar", "aria-hidden": "true" }, initial(seat.name)),
+      seatAvatar(seat.seat, seat.name),
       h(
         "span",
-        { class: "people-name" },
+        { class: "people-name", title: seat.name },
         seat.name,
         seat.seat === me ? h("span", { class: "tag" }, "you") : null,
         seat.seat === room.host_seat ? h("span", { class: "tag" }, "host") : null,

@@ -60,7 +60,9 @@ function draw() {
   $("replay-slider").max = String(page.steps.length);
   $("replay-slider").value = String(page.step);
   const step = page.steps.action(page.step);
-  const who = step ? `${seatName(step.seat)} moved` : "The cards are dealt";
+  // A takeback is a log entry of its own, `{"takeback": seq}` (docs/playing.md, "Takeback").
+  const undone = step && Number.isInteger(step.action?.takeback);
+  const who = !step ? "The cards are dealt" : undone ? `${seatName(step.seat)} took back their move` : `${seatName(step.seat)} moved`;
   $("replay-where").textContent = `Move ${page.step} of ${page.steps.length} · ${who} · seen from ${viewpointWords(page.viewpoint)}`;
   const address = replayAddress(location.pathname, page.viewpoint, page.step);
   history.replaceState(null, "", address);

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { dueSeat, heldSeats, mustPass, withLocal } from "./device.js";
 import { fill, h } from "./dom.js";
-import { $, announce, showError } from "./room-page.js";
+import { $, announce, showError, showMoveError } from "./room-page.js";
 import { descriptorOf } from "./room-state.js";
 import { seats } from "./storage.js";
 
@@ -75,6 +75,38 @@ export function createDevice(ctx) {
       }
     }
     if (seat === active) ctx.onState(state, previous);
+    else if (held.length > 1 && (state.legal_actions?.length || previous?.legal_actions?.length)) {
+      // Another player here may act out of turn (or no longer may): the shared screen shows it.
+      ctx.render();
+    }
+  }
+
+  /**
+   * Around one device, the out-of-turn moves of the held seats other than the one shown: each
+   * seat's own legal_actions while the game is not waiting for it (Mokuru's Steal a Trick,
+   * Immunity), with `act(action)` sending it as that seat. Empty off a device.
+   */
+  function localOffers() {
+    const held = heldSeats(seats.get(roomId));
+    const active = rs.get().seat?.seat ?? null;
+    if (held.length < 2) return [];
+    const offers = [];
+    for (const local of held) {
+      const connection = device().conns.get(local.seat);
+      const state = connection?.state;
+      if (local.seat === active || !state?.legal_actions?.length || state.to_act?.includes(local.seat)) continue;
+      const act = async (action) => {
+        showMoveError(null);
+        try {
+          await connection.act(action);
+        } catch (error) {
+          showMoveError(error?.message || "That move could not be made.");
+          connection.resync();
+        }
+      };
+      offers.push({ seat: local.seat, name: local.name, state, act });
+    }
+    return offers;
   }
 
   function switchSeat(next, state) {
@@ -187,5 +219,5 @@ export function createDevice(ctx) {
     }
   }
 
-  return { openLocal, closeLocals, hold, onDevice, onSeatState, renderPassScreen, renderLocalPlayers };
+  return { openLocal, closeLocals, hold, onDevice, onSeatState, localOffers, renderPassScreen, renderLocalPlayers };
 }

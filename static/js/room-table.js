@@ -9,6 +9,7 @@ import { $, copyFrom, showMoveError } from "./room-page.js";
 import { descriptorOf } from "./room-state.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { loadTable, showTableError } from "./table-loader.js";
+import { bringChoicesIntoView, createPhoneFirst } from "./phone-first.js";
 import { playerName, seats, storageBlocked } from "./storage.js";
 import { listWords } from "./words.js";
 
@@ -30,6 +31,10 @@ export function createTable(ctx) {
   let chatShown = null; // the mounted table redraws its log with the chat
   let mounting = null;
   let summary = null;
+  // A round summary closed by keyboard while no move was on offer (another player's turn): the
+  // focus goes to the first move of the player's next turn, unless they took it elsewhere meanwhile.
+  let focusNextMove = false;
+  const phoneFirst = createPhoneFirst(); // the hand and the choices scrolled into view
   const mySeat = () => rs.get().seat?.seat ?? null;
 
   function unmountTable() {
@@ -63,6 +68,8 @@ export function createTable(ctx) {
       get mySeat() {
         return mySeat();
       },
+      // Around one device: the other players' out-of-turn moves, each sent as its own seat.
+      localOffers: () => ctx.localOffers?.() || [],
       // This page saw the room before the deal, so everything the match has logged is news to it.
       get sawStart() {
         return rs.get().sawStart;
@@ -88,12 +95,20 @@ export function createTable(ctx) {
       get winner() {
         return descriptorOf(rs.get())?.winner;
       },
+      get ties() {
+        return descriptorOf(rs.get())?.ties;
+      },
       describe: module.roundSummary || null,
+      // The rematch offered inside the game-over list too, not only under it.
+      finalKey: () => [rs.get().room?.rematch ?? null, Boolean(rs.get().seat)],
+      finalActions: () => rematchButton(rs.get().room?.rematch),
       afterClose(final) {
         const target = final
           ? $("game-over").querySelector("h2")
           : $("table").querySelector("[data-action]:not([disabled])");
         target?.focus({ preventScroll: !final });
+        focusNextMove = !final && !target;
+        if (!final) bringChoicesIntoView($("table"));
       },
     });
   }
@@ -114,12 +129,36 @@ export function createTable(ctx) {
       if (table?.game !== room.game) return;
     }
     const { state } = rs.get();
-    if (state) table.renderer.update(state, room);
+    if (state) {
+      table.renderer.update(state, room);
+      ctx.drawn?.(state);
+      if (focusNextMove) giveFocusToTheMove();
+    }
     renderSummary();
     renderSide();
     renderGameOver();
+    if (rs.get().seat && !state?.result) {
+      phoneFirst.after($("table"), {
+        key: `${roomId}:${room.game}`,
+        acting: Boolean($("table").querySelector("[data-action]:not([disabled])")),
+        seat: mySeat(),
+        blocked: !$("round-summary").hidden,
+      });
+    }
     const turnMark = rs.get().myTurn ? "● Your turn · " : "";
     document.title = `${turnMark}${ctx.gameTitle()} · Motable`;
+  }
+
+  function giveFocusToTheMove() {
+    const active = document.activeElement;
+    if (active && active !== document.body && !$("table").contains(active)) {
+      focusNextMove = false; // the player moved the focus themselves: leave it there
+      return;
+    }
+    const move = $("table").querySelector("[data-action]:not([disabled])");
+    if (!move || !$("round-summary").hidden) return;
+    move.focus({ preventScroll: true });
+    focusNextMove = false;
   }
 
   function renderSide() {
@@ -136,7 +175,7 @@ export function createTable(ctx) {
     const words = goalWords(game, goal);
     $("scorepad-goal").hidden = !words;
     $("scorepad-goal").textContent = words || "";
-    renderPanel(panel, $("scorepad"), room, state, seatName, { winner, goal, live });
+    renderPanel(panel, $("scorepad"), room, state, seatName, { winner, goal, live, ties: game?.ties });
   }
 
   function renderGameOver() {
@@ -164,7 +203,7 @@ export function createTable(ctx) {
         "p",
         { class: "muted" },
         "Final scores: ",
-        ranked(result.scores, descriptorOf(rs.get())?.winner)
+        ranked(result.scores, descriptorOf(rs.get())?.winner, { winners: result.winners, ties: descriptorOf(rs.get())?.ties })
           .map(({ seat: s, total, rank }) => `${ordinal(rank)} ${s === seat?.seat ? "You" : seatName(s)} ${total}`)
           .join(" · "),
       ),
@@ -210,6 +249,13 @@ export function createTable(ctx) {
         h("button", { class: "button", type: "button", onclick: copyFrom }, "Copy"),
       ),
     );
+  }
+
+  /** The one rematch button of the game-over list: open it, join it, or go to it. */
+  function rematchButton(rematch) {
+    if (!rs.get().seat) return rematch ? h("a", { class: "button button-primary", href: `/r/${rematch}` }, "Watch the rematch") : null;
+    if (rematch && seats.get(rematch)) return h("a", { class: "button button-primary", href: `/r/${rematch}` }, "Go to the rematch");
+    return h("button", { class: "button button-primary", type: "button", onclick: openRematch }, rematch ? "Join the rematch" : "Rematch");
   }
 
   /** Open the rematch (the first to ask hosts it) or take a seat in the one already open, then go there. */

@@ -3,9 +3,10 @@
 
 import { api, ApiError } from "./api.js";
 import { fill, h } from "./dom.js";
-import { initial } from "./people-kit.js";
+import { heldSeats } from "./device.js";
 import { $, showError } from "./room-page.js";
 import { descriptorOf, freeSeats } from "./room-state.js";
+import { seatAvatar } from "./seat-style.js";
 import { playerName, seats } from "./storage.js";
 import { listWords } from "./words.js";
 
@@ -91,8 +92,8 @@ export function createWaiting(ctx) {
         h(
           "li",
           { class: `seat-item${s.seat === seat?.seat ? " is-you" : ""}` },
-          h("span", { class: "avatar", "aria-hidden": "true" }, initial(s.name)),
-          h("span", { class: "seat-name" }, s.name, s.seat === seat?.seat ? h("span", { class: "tag" }, "you") : null),
+          seatAvatar(s.seat, s.name),
+          h("span", { class: "seat-name", title: s.name }, s.name, s.seat === seat?.seat ? h("span", { class: "tag" }, "you") : null),
           s.seat === room.host_seat ? h("span", { class: "tag" }, "host") : null,
           h(
             "span",
@@ -160,9 +161,11 @@ export function createWaiting(ctx) {
   }
 
   function startBody() {
-    if ($("starter-field").hidden) return {};
+    // Several players on this page: the game's one-device option values apply (Mokuru's witness off).
+    const device = heldSeats(seats.get(roomId)).length > 1 ? { one_device: true } : {};
+    if ($("starter-field").hidden) return device;
     const choice = $("starter-choice").value;
-    return { starter: choice === "random" ? "random" : Number(choice) };
+    return { ...device, starter: choice === "random" ? "random" : Number(choice) };
   }
 
   async function hostAction(path, button, body = {}) {

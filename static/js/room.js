@@ -8,14 +8,25 @@ import { RoomConnection } from "./connection.js";
 import { heldSeats } from "./device.js";
 import { moveProblem } from "./errors.js";
 import { createPeople } from "./people.js";
+import { keepingChoicesInView } from "./phone-first.js";
+import { createPush } from "./push.js";
 import { createDevice } from "./room-device.js";
+import { createHandView } from "./room-hand.js";
 import { $, announce, copyFrom, showMoveError } from "./room-page.js";
+import { startRoomPasskey } from "./room-passkey.js";
+import { createScreenMark } from "./room-screen-mark.js";
 import { createRoomState, freeSeats, isTurnOf, seatNameIn } from "./room-state.js";
 import { createTable } from "./room-table.js";
 import { createWaiting } from "./room-waiting.js";
+import { createSinceYouLeft } from "./since-you-left.js";
 import { sound } from "./sound.js";
-import { seats, storageBlocked } from "./storage.js";
+import { seats, storageBlocked, store } from "./storage.js";
+import { createTakeback } from "./takeback.js";
 import { listWords } from "./words.js";
+import { watchNameFields } from "./name-limit.js";
+
+// A full name field says so (the browser stops at 24 characters without a word).
+watchNameFields();
 
 const root = document.getElementById("room");
 const roomId = root.dataset.roomId;
@@ -150,9 +161,12 @@ function onState(state, previous) {
     announce(`${seatName(state.to_act[0])}'s turn.`);
   }
   people.turn(myTurn, wasMyTurn);
+  push.state({ inPlay: state.status === "playing", myTurn });
   rs.set({ myTurn });
   render();
   people.update();
+  since.state(state);
+  takeback.update(state, previous);
 }
 
 function sameSeats(a, b) {
@@ -195,12 +209,14 @@ function render() {
   if (!rs.get().connection) return;
   $("waiting-panel").hidden = playing;
   $("game-panel").hidden = !playing;
+  screenMark.update();
   if (!playing) {
     waiting.renderWaiting();
     document.title = `${gameTitle()} · waiting · Motable`;
     return;
   }
   table.renderGame();
+  hand.update();
 }
 
 // ---------------------------------------------------------------------------
@@ -224,9 +240,17 @@ const table = createTable({
   announce,
   gameTitle,
   onDevice: () => device.onDevice(),
+  localOffers: () => device.localOffers(),
   renderPassScreen: () => device.renderPassScreen(),
   chat: () => people.shownMessages(),
+  // The table drew anew: what "Since you left" marks on it is put back.
+  drawn: (state) => since?.drawn(state),
 });
+
+// The phone as a hand while a table screen shows the table.
+const hand = createHandView({ rs, roomId, seatName });
+// The host's way to make a TV or laptop the table.
+const screenMark = createScreenMark({ rs, roomId, setRoom: (room) => setRoom(room) });
 
 const waiting = createWaiting({
   rs,
@@ -241,6 +265,17 @@ const waiting = createWaiting({
   setRoom,
   refreshRoom,
   renderLocalPlayers: () => device.renderLocalPlayers(),
+});
+
+const takeback = createTakeback({
+  roomId,
+  state: () => rs.get().state,
+  held: () => heldSeats(seats.get(roomId)).map((s) => s.seat),
+  localStates: () => [...(rs.get().device?.conns?.entries() || [])].filter(([seat]) => seat !== rs.get().seat?.seat).map(([, c]) => c.state),
+  tokenOf: (seat) => heldSeats(seats.get(roomId)).find((s) => s.seat === seat)?.token || rs.get().seat?.token,
+  nameOf: seatName,
+  announce,
+  keepInView: (change) => keepingChoicesInView($("table"), change),
 });
 
 const people = createPeople({
@@ -265,11 +300,32 @@ const people = createPeople({
   },
 });
 
+const since = createSinceYouLeft({
+  roomId,
+  box: $("since-you-left"),
+  seat: () => rs.get().seat,
+  room: () => rs.get().room,
+  seatName,
+  announce,
+});
+
+// Alerts on this device when the page is closed (Web Push), and the app badge.
+const push = createPush({
+  roomId,
+  seat: () => rs.get().seat,
+  api,
+  store,
+  heldRooms: () => Object.keys(seats.all()),
+  el: (id) => document.getElementById(id),
+});
+
 // ---------------------------------------------------------------------------
 // Start
 
 async function init() {
   people.start();
+  startRoomPasskey(roomId, $("room-passkey"));
+  push.start();
   waiting.start();
   sound.show();
   $("sound-toggle").addEventListener("click", () => sound.toggle());

@@ -38,13 +38,20 @@ export function totalsAfter(scorepad, round, points) {
   return points.map((p, seat) => (totals[seat] || 0) + p);
 }
 
-/** Seats in rank order for the descriptor's `winner` rule; equal totals share a rank. */
-export function ranked(totals, winner) {
+/**
+ * Seats in rank order for the descriptor's `winner` rule; equal totals share a rank, unless the
+ * descriptor's `ties` is "broken": then the result's `winners` rank above the seats they tied with
+ * (Mooki Island's youngest on equal stars).
+ */
+export function ranked(totals, winner, { winners = [], ties = "shared" } = {}) {
   const better = winner === "lowest_total" ? (a, b) => a - b : (a, b) => b - a;
-  const order = totals.map((total, seat) => ({ seat, total })).sort((a, b) => better(a.total, b.total) || a.seat - b.seat);
+  const broken = ties === "broken";
+  const won = (seat) => (broken && winners.includes(seat) ? 0 : 1);
+  const order = totals.map((total, seat) => ({ seat, total })).sort((a, b) => better(a.total, b.total) || won(a.seat) - won(b.seat) || a.seat - b.seat);
   let rank = 0;
   return order.map((entry, i) => {
-    if (i === 0 || entry.total !== order[i - 1].total) rank = i + 1;
+    const previous = order[i - 1];
+    if (i === 0 || entry.total !== previous.total || won(entry.seat) !== won(previous.seat)) rank = i + 1;
     return { ...entry, rank };
   });
 }
@@ -132,7 +139,9 @@ export class SummaryPanel {
       }, 1000);
     }
     this.draw(state, room);
-    this.node.querySelector("button")?.focus({ preventScroll: true });
+    // On its closing button: Enter goes on ("Next round", "See the table"); a rematch offered
+    // beside it is one Tab away, never pressed by accident.
+    (this.node.querySelector("button.summary-close") || this.node.querySelector("button"))?.focus({ preventScroll: true });
   }
 
   close() {
@@ -160,9 +169,9 @@ export class SummaryPanel {
     const totals = final && state.result ? state.result.scores : totalsAfter(room?.scorepad, event.round, points);
     const said = (event.type === "round_end" && this.host.describe?.(event, view, (seat) => this.name(seat))) || { rows: [] };
     const why = new Map((said.rows || []).map((row) => [row.seat, row]));
-    const order = final ? ranked(totals, this.host.winner) : points.map((_, seat) => ({ seat, total: totals[seat] }));
+    const order = final ? ranked(totals, this.host.winner, { winners: state.result?.winners || [], ties: this.host.ties }) : points.map((_, seat) => ({ seat, total: totals[seat] }));
     const winners = state.result?.winners || [];
-    const key = JSON.stringify([event.seq, final, totals, winners, this.host.mySeat]);
+    const key = JSON.stringify([event.seq, final, totals, winners, this.host.mySeat, final ? this.host.finalKey?.() : null]);
     if (this.node.dataset.key === key && !this.node.hidden) return;
     this.node.dataset.key = key;
     this.node.hidden = false;
@@ -220,7 +229,10 @@ export class SummaryPanel {
         h(
           "div",
           { class: "button-row" },
-          h("button", { class: "button button-primary", type: "button", onclick: () => this.close() }, final ? "See the table" : "Next round"),
+          // At the end the host may offer the rematch right here (a player should not have to
+          // close the list to find it).
+          final ? this.host.finalActions?.() : null,
+          h("button", { class: `button summary-close${final && this.host.finalActions?.() ? "" : " button-primary"}`, type: "button", onclick: () => this.close() }, final ? "See the table" : "Next round"),
         ),
       ),
     );

@@ -1,44 +1,8 @@
 // The score pad every game shares: points per round, totals, and a chart of running totals.
 
 import { fill, h } from "./dom.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-// Each seat gets a colour AND a dash pattern AND a marker, so the lines stay
-// apart for colour-blind players and in greyscale.
-const SEAT_STYLES = [
-  { colour: "#f4d35e", dash: "", marker: "circle" },
-  { colour: "#7cc6fe", dash: "6 4", marker: "square" },
-  { colour: "#ff8fa3", dash: "2 4", marker: "diamond" },
-  { colour: "#b8f2a6", dash: "10 4 2 4", marker: "triangle" },
-  { colour: "#e0b1ff", dash: "1 3", marker: "cross" },
-  { colour: "#ffffff", dash: "12 3", marker: "circle" },
-];
-
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  return node;
-}
-
-function marker(kind, x, y, colour) {
-  const r = 3.4;
-  switch (kind) {
-    case "square":
-      return svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: colour });
-    case "diamond":
-      return svg("path", { d: `M${x} ${y - r - 1}L${x + r + 1} ${y}L${x} ${y + r + 1}L${x - r - 1} ${y}Z`, fill: colour });
-    case "triangle":
-      return svg("path", { d: `M${x} ${y - r - 1}L${x + r + 1} ${y + r}L${x - r - 1} ${y + r}Z`, fill: colour });
-    case "cross":
-      return svg("path", {
-        d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x - r} ${y + r}L${x + r} ${y - r}`,
-        stroke: colour,
-        "stroke-width": 2,
-      });
-    default:
-      return svg("circle", { cx: x, cy: y, r, fill: colour });
-  }
-}
+// Each seat's colour, dash and marker are its look everywhere on the page (seat-style.js).
+import { marker, SEAT_STYLES, svg } from "./seat-style.js";
 
 function runningTotals(rounds, seatCount) {
   const lines = Array.from({ length: seatCount }, () => [0]);
@@ -125,19 +89,20 @@ export function bestTotal(totals, winner) {
 
 /** Render `room.scorepad` into `container`: a table and a line chart, the best total
  * by the game's `winner` marked as leading. */
-export function renderScorepad(container, room, state, seatName, { winner, goal = null } = {}) {
+export function renderScorepad(container, room, state, seatName, { winner, goal = null, ties = "shared" } = {}) {
   const pad = room.scorepad || { rounds: [], totals: [] };
   const seatCount = room.seats.length;
-  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners, winner, goal]);
+  const key = JSON.stringify([pad, room.seats.map((s) => s.name), state?.result?.winners, winner, goal, ties]);
   if (container.dataset.key === key) return;
   container.dataset.key = key;
   const names = room.seats.map((s) => seatName(s.seat));
   const winners = new Set(state?.result?.winners || []);
   const totals = pad.totals.length ? pad.totals : new Array(seatCount).fill(0);
-  const best = bestTotal(totals, winner);
+  // A tie the rules broke: the result names the winner, and nobody else leads.
+  const best = ties === "broken" && winners.size ? null : bestTotal(totals, winner);
   const target = goal;
 
-  const head = h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((name, seat) => h("th", { scope: "col" }, legendSwatch(seat), " ", name)));
+  const head = h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((name, seat) => h("th", { scope: "col", title: name }, legendSwatch(seat), " ", name)));
   const body = pad.rounds.map((round, i) =>
     h("tr", {}, h("th", { scope: "row" }, String(i + 1)), round.map((points) => h("td", {}, String(points)))),
   );
@@ -165,7 +130,8 @@ export function renderScorepad(container, room, state, seatName, { winner, goal 
     h(
       "div",
       { class: "scorepad-scroll" },
-      h("table", { class: "scorepad" }, h("thead", {}, head), h("tbody", {}, body), h("tfoot", {}, foot)),
+      // Up to four seats fit a side panel or a phone with narrower columns; more scroll sideways.
+      h("table", { class: names.length <= 4 ? "scorepad is-few" : "scorepad" }, h("thead", {}, head), h("tbody", {}, body), h("tfoot", {}, foot)),
     ),
     pad.rounds.length ? chart(pad.rounds, seatCount, target, names) : null,
   );

@@ -7,6 +7,7 @@
 
 const SEATS_KEY = "motable.seats";
 const NAME_KEY = "motable.name";
+const SEEN_KEY = "motable.seen";
 
 /** A Storage-like object that keeps values in memory only. */
 export function memoryStore() {
@@ -68,10 +69,45 @@ export const seats = {
     all[roomId] = { ...all[roomId], ...entry, room_id: roomId, saved_at: Date.now() };
     write(SEATS_KEY, JSON.stringify(all));
   },
+  /** Update what is known of a held seat's room (its game, status) without reordering the list. */
+  keep(roomId, facts) {
+    const all = readSeats();
+    if (!all[roomId]) return;
+    all[roomId] = { ...all[roomId], ...facts, room_id: roomId };
+    write(SEATS_KEY, JSON.stringify(all));
+  },
   forget(roomId) {
     const all = readSeats();
     delete all[roomId];
     write(SEATS_KEY, JSON.stringify(all));
+  },
+};
+
+function readSeen() {
+  try {
+    const seen = JSON.parse(store.getItem(SEEN_KEY) || "{}");
+    return seen && typeof seen === "object" ? seen : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The last version of each room this browser showed its player, with the totals then
+ * (since-you-left.js): `{version, totals, at}` per room id. */
+export const lastSeen = {
+  get(roomId) {
+    return readSeen()[roomId] || null;
+  },
+  save(roomId, { version, totals }) {
+    const all = readSeen();
+    if (all[roomId]?.version === version) return;
+    all[roomId] = { version, totals, at: Date.now() };
+    write(SEEN_KEY, JSON.stringify(all));
+  },
+  forget(roomId) {
+    const all = readSeen();
+    delete all[roomId];
+    write(SEEN_KEY, JSON.stringify(all));
   },
 };
 

@@ -4,7 +4,7 @@
 // `tableKit` touch no DOM and run under `node --test`.
 
 import { fill, h } from "./dom.js";
-import { initial } from "./people-kit.js";
+import { seatAvatar, seatMark, seatStyle } from "./seat-style.js";
 
 // ---------------------------------------------------------------------------
 // Without a DOM
@@ -101,6 +101,7 @@ export function logEntries(lines, seenSeq) {
       text: line.text,
       who: line.who ?? null,
       kind: line.kind || "",
+      ...(Number.isInteger(line.seat) ? { seat: line.seat } : {}),
       isNew: !line.who && !line.said && seenSeq !== null && seenSeq !== undefined && line.seq > seenSeq,
     }));
 }
@@ -151,7 +152,7 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
 
     /** A seat's round initial, next to its name. */
     avatar(seat) {
-      return h("span", { class: "avatar", "aria-hidden": "true" }, initial(ctx.seatName(seat)));
+      return seatAvatar(seat, ctx.seatName(seat));
     },
 
     get busy() {
@@ -219,6 +220,9 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
      * the table chat's messages among them. The kit draws it again when a message comes. */
     renderLog(list, lines, empty = "Nothing has happened yet.") {
       lastLog = { list, lines, empty };
+      // The log scrolls within its box: keyboard users reach it with Tab, screen readers hear its name.
+      if (!list.hasAttribute("tabindex")) list.tabIndex = 0;
+      if (!list.hasAttribute("aria-label") && !list.hasAttribute("aria-labelledby")) list.setAttribute("aria-label", "Game log");
       const entries = logEntries(withChat(lines, ctx.chat?.() || []), news.seenBefore);
       fill(
         list,
@@ -227,6 +231,8 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
               h(
                 "li",
                 { class: [entry.kind ? `log-${entry.kind}` : "", entry.isNew ? "is-new" : ""].join(" ").trim() || null },
+                // A seat's move carries the seat's shape and colour, as on its avatar and score pad line.
+                entry.seat !== undefined ? h("span", { class: `log-mark seat-c${seatStyle(entry.seat).index}` }, seatMark(entry.seat, { size: 11 })) : null,
                 entry.who ? [h("b", { class: "log-who" }, `${entry.who}:`), " ", entry.text] : entry.text,
               ),
             )

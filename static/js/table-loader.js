@@ -29,17 +29,27 @@ export async function hasTable(url, fetcher = fetch) {
 export async function loadTable(gameId) {
   if (!/^[a-z][a-z0-9-]*$/.test(gameId)) throw new Error(`bad game id ${gameId}`);
   const href = `/static/css/games/${gameId}.css`;
-  const styled = new Promise((resolve) => {
-    if (document.querySelector(`link[href="${href}"]`)) return resolve();
-    const link = h("link", { rel: "stylesheet", href });
-    link.addEventListener("load", resolve);
-    // A game without a stylesheet of its own is drawn with the table kit's styles alone.
-    link.addEventListener("error", () => {
-      link.remove();
-      resolve();
+  const styled = (async () => {
+    if (document.querySelector(`link[href="${href}"]`)) return;
+    // A game without a stylesheet of its own is drawn with the table kit's styles alone. Asked
+    // first (HEAD): a <link> to a missing file logs a refused-stylesheet error in the console.
+    let present;
+    try {
+      present = await hasTable(href);
+    } catch {
+      present = false;
+    }
+    if (!present) return;
+    await new Promise((resolve) => {
+      const link = h("link", { rel: "stylesheet", href });
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", () => {
+        link.remove();
+        resolve();
+      });
+      document.head.append(link);
     });
-    document.head.append(link);
-  });
+  })();
   const url = `/static/js/games/${gameId}.js`;
   let module;
   try {

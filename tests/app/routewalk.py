@@ -22,6 +22,15 @@ BODIES: dict[str, Any] = {
     "/api/rooms/{room_id}/chat/settings": {"spectators": True},
     "/api/rooms/{room_id}/clock": {"seconds": 120},
     "/api/rooms/{room_id}/actions": {"action": {}},
+    "/api/rooms/{room_id}/email": {"email": "cy@example.org"},
+    "/api/rooms/{room_id}/alerts": {"quiet": None},
+    "/api/rooms/{room_id}/takeback": {"version": 1},
+    "/api/rooms/{room_id}/table-screen": {"code": "1234"},
+    "/api/rooms/{room_id}/push": {
+        "endpoint": "https://push.example.org/send/1",
+        "keys": {"p256dh": "BAAA", "auth": "AAAA"},
+    },
+    "/api/my-games": {"seats": []},
 }
 
 PARAM = re.compile(r"{([^}:]+)(?::[^}]+)?}")

@@ -90,6 +90,11 @@ def test_create_join_and_room_body(client: TestClient) -> None:
         "gone_after": 120.0,
         "chat_spectators": False,
         "seat_requests": [],
+        "screen": False,
+        "table_screen": False,
+        "paused": False,
+        "paused_at": None,
+        "pause_request": None,
     }
 
 
@@ -154,6 +159,9 @@ def test_state_before_and_after_start(client: TestClient) -> None:
         "legal_actions": [],
         "view": {},
         "result": None,
+        # The takeback extension (docs/playing.md): nothing pending, nothing to take back.
+        "takeback": None,
+        "can_take_back": False,
     }
     not_started = client.post(
         f"/api/rooms/{room_id}/actions", headers=host, json={"action": {"type": "play"}}

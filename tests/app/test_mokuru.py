@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import random
+import time
 from typing import Any
 
 import pytest
@@ -79,3 +80,73 @@ def test_a_seat_out_of_turn_is_offered_its_optional_action_and_it_is_accepted(cl
         if _optional_action_taken(client, room_id, tokens, rng):
             return
     raise AssertionError("no optional action was ever offered")
+
+
+def _started(client: TestClient, options: dict[str, Any], start: dict[str, Any]) -> dict[str, Any]:
+    created = client.post("/api/rooms", json={"game": "mokuru", "name": "Ann", "options": options}).json()
+    room_id = created["room_id"]
+    for name in ("Bo", "Cy"):
+        client.post(f"/api/rooms/{room_id}/join", json={"name": name})
+    answer = client.post(f"/api/rooms/{room_id}/start", headers=auth(created["token"]), json=start)
+    assert answer.status_code == 200, answer.json()
+    state: dict[str, Any] = client.get(f"/api/rooms/{room_id}/state", headers=auth(created["token"])).json()
+    return state
+
+
+def test_a_match_started_around_one_device_has_an_auto_witness_off(client: TestClient) -> None:
+    assert _started(client, {}, {})["view"]["witness"] is True
+    assert _started(client, {}, {"one_device": True})["view"]["witness"] is False
+    assert _started(client, {"witness": "on"}, {"one_device": True})["view"]["witness"] is True
+    refused = client.post("/api/rooms/x/start", json={"one_device": "yes"})
+    assert refused.json()["error"]["code"] in ("not_found", "invalid_request")
+
+
+def test_a_bot_never_witnesses_a_persons_try_while_a_person_can(client: TestClient) -> None:
+    """Ann and Bo with a bot, witness on: when a person claims a success that Bo and the bot may
+    witness, the bot leaves it to Bo (it does not answer however long it waits)."""
+    created = client.post(
+        "/api/rooms", json={"game": "mokuru", "name": "Ann", "options": {"witness": "on", "first_seat": 0}}
+    ).json()
+    room_id, tokens = created["room_id"], [created["token"]]
+    tokens.append(client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"])
+    client.post(f"/api/rooms/{room_id}/bots", headers=auth(tokens[0]))
+    client.post(f"/api/rooms/{room_id}/start", headers=auth(tokens[0]))
+    rng = random.Random(3)
+    for _ in range(600):
+        bodies = [client.get(f"/api/rooms/{room_id}/state", headers=auth(t)).json() for t in tokens]
+        view = bodies[0]["view"]
+        claim = view["claim"]
+        people_witness = [s for s in claim["witnesses"] if s in (0, 1)] if claim else []
+        if (
+            view["phase"] == "confirm"
+            and claim["seat"] in (0, 1)
+            and 2 in claim["witnesses"]
+            and people_witness
+        ):
+            # A person's try that the bot and a person may both witness (not, say, a Duel between
+            # Ann and Bo, where only the bot is neutral and so answers).
+            assert claim["neutral"] and len(claim["witnesses"]) == 2
+            time.sleep(0.3)  # the bot runner (no delay in tests) would have answered by now
+            again = client.get(f"/api/rooms/{room_id}/state").json()
+            assert again["version"] == bodies[0]["version"], "the bot witnessed a person's try"
+            witness = next(s for s in claim["witnesses"] if s != 2)
+            answer = client.post(
+                f"/api/rooms/{room_id}/actions",
+                headers=auth(tokens[witness]),
+                json={"action": {"type": "witness", "verdict": "confirm"}, "version": again["version"]},
+            )
+            assert answer.status_code == 200, answer.json()
+            return
+        for seat, body in enumerate(bodies):
+            if seat in body["to_act"] and body["legal_actions"]:
+                landed = [a for a in body["legal_actions"] if a.get("outcome") in ("landed", "done")]
+                action = landed[0] if landed and rng.random() < 0.7 else rng.choice(body["legal_actions"])
+                client.post(
+                    f"/api/rooms/{room_id}/actions",
+                    headers=auth(tokens[seat]),
+                    json={"action": action, "version": body["version"]},
+                )
+                break
+        else:
+            time.sleep(0.01)
+    raise AssertionError("no person's claim with the bot as a possible witness came up")

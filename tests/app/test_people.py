@@ -4,13 +4,13 @@ bots standing in for absent players, leaving and removal, and the table chat."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from app.services import people
+from tests.waiting import wait_for
 
 from .conftest import auth
 
@@ -28,15 +28,6 @@ def room_with(client: TestClient, humans: int = 2, start: bool = True) -> tuple[
 def code(response: Any) -> str:
     value: str = response.json()["error"]["code"]
     return value
-
-
-def wait_for(check: Callable[[], bool], seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 def test_seat_link_holds_the_seat(client: TestClient) -> None:

@@ -13,6 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
+from tests import waiting
 from tests.servers import ServeProcess
 
 from .conftest import auth
@@ -43,12 +44,7 @@ def state(base: str, room_id: str, token: str | None = None) -> dict[str, Any]:
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 15) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError("timed out")
+    waiting.wait_for(check, seconds)
 
 
 def test_a_clock_runs_out_across_a_restart(

@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 
 from tests.servers import ServeProcess
 
 CHROMIUM = os.environ.get("MOTABLE_CHROMIUM", "/usr/bin/chromium")
+
+# An `expect` waits as long as any other wait of a page (15 s, below), not Playwright's 5 s: on a
+# loaded 2-core CI machine a room body can take seconds to arrive, and a wait is not a measure of
+# speed (a test that passes waits only as long as it must).
+expect.set_options(timeout=15_000)
 # What a page says (on the page and in its console) when a game's table failed to load
 # (static/js/table-loader.js): a test fails on it unless it breaks a table on purpose.
 TABLE_FAILED = "This game's table failed to load"
+# Console errors a test may cause on purpose: the API refusing a request (4xx) that a test provokes.
+# Every other console error fails the test (a blocked inline style, a failed script, an uncaught
+# promise), and so does every Content Security Policy violation, logged by the init script below.
+ALLOWED_CONSOLE_ERROR = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d\b")
+REPORT_CSP_VIOLATIONS = (
+    "document.addEventListener('securitypolicyviolation', (e) => console.error("
+    "'Content Security Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI));"
+)
 
 
 @pytest.fixture(scope="session")
@@ -52,7 +66,11 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
     errors: list[str] = []
     trails: list[deque[str]] = []
 
-    def make(width: int = 1280, height: int = 900, *, table_may_fail: bool = False) -> Page:
+    def make(
+        width: int = 1280, height: int = 900, *, table_may_fail: bool = False, console_errors_ok: bool = False
+    ) -> Page:
+        """`console_errors_ok`: for the few tests that stop the server on purpose (offline, reconnect),
+        where the browser rightly logs failed requests and sockets."""
         # The pages send a strict CSP (no eval), which the tests keep: wait conditions are written
         # as functions ("() => ..."), which Playwright runs without evaluating a string in the page.
         context = browser.new_context(viewport={"width": width, "height": height})
@@ -60,6 +78,7 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        page.add_init_script(REPORT_CSP_VIOLATIONS)
         trail = deque(maxlen=40)
         trails.append(trail)
         page.on("console", lambda message: trail.append(f"console {message.type}: {message.text}"))
@@ -70,6 +89,16 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
                     errors.append(f"{page.url}: {message.text}")
 
             page.on("console", table_failed)
+        if not console_errors_ok:
+
+            def console_error(message: ConsoleMessage) -> None:
+                # (A table that failed to load is table_failed's to judge, above.)
+                if message.type != "error" or message.text.startswith(TABLE_FAILED):
+                    return
+                if not ALLOWED_CONSOLE_ERROR.match(message.text):
+                    errors.append(f"{page.url}: console error: {message.text} at {message.location}")
+
+            page.on("console", console_error)
         page.on(
             "websocket",
             lambda socket: (
@@ -85,4 +114,4 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
         print(f"--- page {number}", *trail, sep="\n")
     for context in contexts:
         context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    assert not errors, f"JavaScript or console errors: {errors}"

@@ -88,7 +88,8 @@ def close_summary(page: Page) -> str | None:
     if not panel.count():
         return None
     text = panel.inner_text()
-    page.locator(f"{SUMMARY} .button-row button").click()
+    # The button that closes it ("Next round", "See the table"; a rematch may stand beside it).
+    page.locator(f"{SUMMARY} .button-row button.summary-close").click()
     page.wait_for_selector("#round-summary", state="hidden")
     return text
 
@@ -135,8 +136,9 @@ def play_until(
             if is_my_turn(page) and page.locator(MOVE).count():
                 if before_move:
                     before_move(page)
-                acted = play_one(page) or acted
-                moves += acted
+                played = play_one(page)
+                acted = played or acted
+                moves += played
         if not acted:
             time.sleep(0.05)
     return moves

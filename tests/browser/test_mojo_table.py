@@ -157,7 +157,8 @@ def test_reload_returns_to_the_same_seat_and_state(
 
 
 def test_open_pages_survive_a_server_restart(server: ServeProcess, new_player: Callable[..., Page]) -> None:
-    ann, bo = new_player(), new_player()
+    # The server is killed on purpose: the browser logs the refused socket and requests meanwhile.
+    ann, bo = new_player(console_errors_ok=True), new_player(console_errors_ok=True)
     url = create_room(ann, server.base_url, "Ann")
     join_room(bo, url, "Bo")
     add_bot_and_start(ann, seats_before_bot=2)

@@ -136,6 +136,13 @@ def test_a_mojo_room_with_two_players_on_one_device_and_one_remote(
     while not (game_over(tablet) and game_over(remote)):
         assert time.monotonic() < deadline, "the match did not finish in time"
         before = server_state()
+        # The tablet drew that version (or a later one, then `after` differs and nothing is judged).
+        try:
+            tablet.wait_for_function(
+                "v => Number(document.body.dataset.version) >= v", arg=before["version"], timeout=5000
+            )
+        except PlaywrightTimeout:
+            continue
         cover = tablet.locator("#pass-screen:not([hidden])")
         shown = hand_ids(tablet)
         covered = cover.count() > 0

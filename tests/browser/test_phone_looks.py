@@ -79,8 +79,9 @@ def test_moby_trick_fits_a_phone_and_long_names_fit_everywhere(
     assert box is not None and box["x"] + box["width"] <= width
 
 
-CORNERS_UNCOVERED = """() => [...document.querySelectorAll(
-        '#hand .card.c-red, #hand .card.c-orange, .discard .card')]
+# Every face-up card of the hand and the pile: red and orange ones were the cards whose corner the
+# middle value once covered, and a deal may hold none of them, so every colour is looked at.
+CORNERS_UNCOVERED = """() => [...document.querySelectorAll('#hand .card, .discard .card')]
     .filter((card) => card.querySelector('.card-corner i'))
     .map((card) => {
         const corner = card.querySelector('.card-corner');
@@ -102,8 +103,9 @@ def test_mojo_corner_symbols_are_whole_on_red_and_orange_cards(
     # Measured once the cards lie still (a dealt or drawn card slides in and may overlap another).
     settled = "(a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity"
     ann.wait_for_function(f"() => document.getAnimations().every({settled})")
-    # Deals vary: look at whatever red and orange cards this hand holds, and at least one card.
+    # Deals vary: every face-up card is looked at, red and orange among them when dealt.
+    colours = ann.eval_on_selector_all("#hand .card", "cards => cards.map((c) => c.className)")
     seen = ann.evaluate(CORNERS_UNCOVERED)
-    assert seen, "no card with a corner symbol on the table"
+    assert seen, f"no card with a corner symbol on the table (hand: {colours})"
     assert all(seen), f"covered corner symbols: {seen}"
     shoot(ann, "mojo-corners")

@@ -74,6 +74,7 @@ def framed_room_renders(page: Page, share_url: str, site: str, folder: Path) -> 
 def test_another_site_cannot_frame_the_room_page(
     server: ServeProcess, new_player: Callable[..., Page], other_site: str, tmp_path: Path
 ) -> None:
-    page = new_player()
+    # The browser logs the refused framing (frame-ancestors 'none') as a console error: that is the point.
+    page = new_player(console_errors_ok=True)
     share_url = create_room(page, server.base_url, "Ann")
     assert not framed_room_renders(page, share_url, other_site, tmp_path), "framed by another site"

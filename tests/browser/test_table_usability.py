@@ -58,7 +58,7 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
                 # The last round's summary can open a moment before the game-over panel: keep it.
                 break
             # A round ended: the summary over the table has the focus; Enter goes on to the next round.
-            expect(ann.locator(f"{SUMMARY} button")).to_be_focused()
+            expect(ann.locator(f"{SUMMARY} button.summary-close")).to_be_focused()
             ann.keyboard.press("Enter")
             expect(ann.locator("#round-summary")).to_be_hidden()
             summaries += 1
@@ -79,7 +79,7 @@ def test_keyboard_only_mojo_keeps_focus_on_the_table_to_the_end(
     # hands the focus to the result, not to <body>.
     expect(ann.locator(SUMMARY)).to_contain_text("Game over")
     expect(ann.locator(SUMMARY)).to_contain_text("1st")
-    expect(ann.locator(f"{SUMMARY} button")).to_be_focused()
+    expect(ann.locator(f"{SUMMARY} button.summary-close")).to_be_focused()
     ann.keyboard.press("Enter")
     expect(ann.locator("#game-over h2")).to_be_focused()
     if not ann.locator(".my-facedown .is-facedown").count():

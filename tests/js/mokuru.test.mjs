@@ -2,7 +2,7 @@
 // and the two sides of a Duel or Battle.
 
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it, test } from "node:test";
 
 import { contestSides, deviceLine, lineup } from "../../static/js/games/mokuru.js";
 
@@ -62,4 +62,30 @@ describe("the two sides of a contest", () => {
       ],
     );
   });
+});
+
+test("the witness rule names who decides and why the others do not", async () => {
+  const { witnessNote, peopleOutOfTurn } = await import("../../static/js/games/mokuru.js");
+  const names = ["Ann", "Bo", "Cy", "Dee"];
+  const name = (seat) => names[seat];
+  const duel = { seat: 0, witnesses: [2], neutral: true, interested: [{ seat: 1, stake: "opponent" }], disputed_by: null };
+  assert.equal(witnessNote(duel, "duel", name), "Bo (the Duel opponent) does not witness: Cy decides.");
+  const alone = { seat: 0, witnesses: [1], neutral: false, interested: [{ seat: 1, stake: "opponent" }], disputed_by: null };
+  assert.equal(witnessNote(alone, "battle", name), "Nobody without a stake can witness, so Bo (the Battle opponent) decides.");
+  const second = { seat: 0, witnesses: [1, 3], neutral: true, interested: [], disputed_by: 2 };
+  assert.equal(witnessNote(second, "solo", name), "Cy disputed it: Bo or Dee settles it, and that word is final.");
+  assert.equal(witnessNote({ ...second, disputed_by: null, witnesses: [1, 2, 3] }, "solo", name), "");
+  const view = { out_of_turn: [{ seat: 1, action: "steal" }, { seat: 2, action: "steal" }] };
+  const room = { seats: [{ seat: 0 }, { seat: 1 }, { seat: 2, bot: true }] };
+  assert.deepEqual(peopleOutOfTurn(view, room, 0), [{ seat: 1, action: "steal" }], "a bot is not waited for");
+  assert.deepEqual(peopleOutOfTurn(view, room, 1), [], "nor the page's own player");
+});
+
+test("an action card aimed at its own drawer reads 'yourself'", async () => {
+  const { targetLabel } = await import("../../static/js/games/mokuru.js");
+  const name = (seat) => ["You", "Bo"][seat];
+  const view = { seat: 0, choosing: { action: "negative_boost" } };
+  assert.equal(targetLabel(view, { type: "target", seat: 0 }, name), "Knock down yourself");
+  assert.equal(targetLabel(view, { type: "target", seat: 1 }, name), "Knock down Bo");
+  assert.equal(targetLabel({ ...view, choosing: { action: "positive_boost" } }, { type: "target", seat: 0 }, name), "Boost yourself");
 });

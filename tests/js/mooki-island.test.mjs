@@ -46,3 +46,15 @@ test("the log tells takes, placements and the end, and names a face only while i
   // Without the view's tops (the log), no face is named at all.
   assert.equal(describeEvents(events, name)[1].text, "You took a card from pile 2 and kept a Mooki.");
 });
+
+test("the status line tells the player due what to do and everyone else who is playing", async () => {
+  const { statusText } = await import("../../static/js/games/mooki-island/words.js");
+  const seatName = (seat) => ["Ann", "Robin"][seat];
+  assert.equal(statusText({ phase: "take", current: 0 }, true, seatName), "Your turn: take the top card of a pile.");
+  assert.match(statusText({ phase: "place", current: 0 }, true, seatName), /^Look at both sides/);
+  assert.equal(statusText({ phase: "take", current: 1 }, false, seatName), "Robin is playing…");
+  const choosing = { end: { spider: { choosing: true, seat: 1 } } };
+  assert.match(statusText(choosing, false, seatName), /^Robin has more Spiders/);
+  assert.match(statusText(choosing, true, seatName), /^You have more Spiders/);
+  assert.equal(statusText({ end: { spider: { choosing: false } } }, false, seatName), "The game is over: see the sorting below.");
+});

@@ -58,3 +58,12 @@ test("a round's points in its column carry their sign", () => {
   assert.equal(signed(12), "+12");
   assert.equal(signed(0), "0");
 });
+
+test("a stars tie broken by the youngest ranks the result's winner alone in first place", () => {
+  // Mooki Island: Ann (seat 0) and Bo (seat 1) both have 3 stars; Bo, the youngest, wins.
+  const broken = ranked([3, 3], "highest_total", { winners: [1], ties: "broken" });
+  assert.deepEqual(broken.map((r) => [r.seat, r.rank]), [[1, 1], [0, 2]]);
+  // A game whose ties are shared keeps one rank for equal totals.
+  assert.deepEqual(ranked([3, 3], "highest_total", { winners: [0, 1] }).map((r) => r.rank), [1, 1]);
+  assert.deepEqual(ranked([5, 3, 3], "highest_total", { winners: [0], ties: "broken" }).map((r) => [r.seat, r.rank]), [[0, 1], [1, 2], [2, 2]]);
+});

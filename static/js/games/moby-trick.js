@@ -3,6 +3,7 @@
 // `moby-trick/`: the words (DOM-free), the card faces, the other seats and compass, the trick, and
 // your own seat (pearls, bonuses, hand).
 
+import { createFlight } from "../card-flight.js";
 import { fill, h } from "../dom.js";
 import { tableKit } from "../table-kit.js";
 import { renderMine } from "./moby-trick/hand.js";
@@ -20,7 +21,8 @@ export function mount(root, ctx) {
     status: h("p", { class: "table-status", id: "turn-status" }),
     choice: h("section", { class: "moby-choice", hidden: true }),
     mine: h("section", { class: "table-mine moby-mine", "aria-label": "Your cards" }),
-    log: h("ol", { class: "log-list", id: "game-log" }),
+    // Focusable, so a keyboard can scroll it.
+    log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": "What happened" }),
   };
   const felt = h(
     "div",
@@ -34,6 +36,8 @@ export function mount(root, ctx) {
   const table = h("div", { class: "moby" }, felt, h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log));
   fill(root, table);
 
+  // Cards travel: from a hand to the trick, and a taken trick to its winner (card-flight.js).
+  const flight = createFlight(root);
   let lastState = null;
   const kit = tableKit(root, ctx, { redraw: () => lastState && update(lastState) });
   const me = () => ctx.mySeat;
@@ -60,6 +64,8 @@ export function mount(root, ctx) {
 
     root.dataset.phase = view.phase;
     root.dataset.myTurn = String(myTurn);
+    const trickIds = [...els.trick.querySelectorAll("[data-card-id]")].map((n) => n.dataset.cardId);
+    flight.before();
     kit.keepFocus(() => {
       renderSeats(els.seats, t, view, state, freshSeats);
       renderCompass(els.compass, view, fresh);
@@ -71,6 +77,21 @@ export function mount(root, ctx) {
       const lines = events.map((event) => ({ ...describeEvent(event, name), seq: event.seq })).filter((line) => line.text);
       kit.renderLog(els.log, lines, "The cards are dealt. Nothing played yet.");
     });
+
+    if (!news.first) {
+      // Another seat's card comes from that seat; a taken trick goes to its winner.
+      const seatNode = (seat) => (seat === me() ? els.mine : els.seats.querySelector(`[data-seat="${seat}"]`));
+      const origins = new Map();
+      const playedBy = new Set(fresh.filter((e) => e.type === "play" && e.seat !== me()).map((e) => e.seat));
+      for (const play of view.trick) {
+        const from = playedBy.has(play.seat) && play.card?.id !== undefined ? seatNode(play.seat) : null;
+        if (from) origins.set(String(play.card.id), from);
+      }
+      const won = [...fresh].reverse().find((e) => e.type === "trick");
+      const to = won && Number.isInteger(won.winner) ? seatNode(won.winner) : null;
+      const moved = flight.after({ origins, taken: to ? { ids: trickIds, to } : null });
+      root.dataset.flights = String(Number(root.dataset.flights || 0) + moved);
+    } else flight.after();
 
     // Say what the others did, in words, and whose turn it is now.
     const said = fresh

@@ -163,9 +163,9 @@ def test_a_witnessed_success_counts_once_another_player_confirms() -> None:
 
 
 def test_a_disputed_success_is_a_miss() -> None:
-    state = report(draw(stack(game(witness="on"), FLIP)), 0, "landed")
+    state = report(draw(stack(game(2, witness="on"), FLIP)), 0, "landed")
     state = act(state, 1, "witness", verdict="dispute")
-    assert state.belts == [0, 0, 0] and state.phase == PERFORM and state.trick is not None
+    assert state.belts == [0, 0] and state.phase == PERFORM and state.trick is not None
     assert state.trick["tries"] == [2]
 
 
@@ -535,7 +535,7 @@ def test_battle_racer_who_misses_drops_out_and_no_finisher_means_no_winner() -> 
 def test_a_witnessed_battle_win_needs_a_confirmation() -> None:
     state = act(draw(stack(game(witness="on"), BATTLE_CARD)), 0, "target", seat=1)
     state = report(state, 0, "done")
-    assert state.phase == CONFIRM and ENGINE.to_act(state) == {1, 2}
+    assert state.phase == CONFIRM and ENGINE.to_act(state) == {2}, "the opponent is no witness"
     state = act(state, 2, "witness", verdict="dispute")
     assert state.phase == BATTLE and ENGINE.to_act(state) == {1}
 

@@ -2,6 +2,7 @@
 // name, and the bonus badge, so nothing depends on telling colours apart.
 
 import { h } from "../../dom.js";
+import { glyph } from "../../glyph.js";
 import { bonusWords, cardLabel, familyClass, familyName, symbolOf } from "./words.js";
 
 export function pearlDots(count) {
@@ -11,16 +12,16 @@ export function pearlDots(count) {
 export function bonusBadge(bonus) {
   switch (bonus?.kind) {
     case "flip":
-      return h("span", { class: "whale-bonus bonus-flip", title: "Bonus: flip the token" }, "1⇅9");
+      return glyph("span", { class: "whale-bonus bonus-flip", title: "Bonus: flip the token" }, "1⇅9");
     case "trump":
       return h(
         "span",
         { class: "whale-bonus bonus-trump", title: `Bonus: ${bonusWords(bonus)}` },
-        "⇒",
-        h("b", { class: familyClass(bonus.family) }, symbolOf(bonus.family)),
+        glyph("span", {}, "⇒"),
+        glyph("b", { class: familyClass(bonus.family) }, symbolOf(bonus.family)),
       );
     case "pearl":
-      return h("span", { class: "whale-bonus bonus-pearl", title: "Bonus: 1 pearl" }, "+", h("span", { class: "pearl" }));
+      return h("span", { class: "whale-bonus bonus-pearl", title: "Bonus: 1 pearl" }, glyph("span", {}, "+"), h("span", { class: "pearl" }));
     default:
       return null;
   }
@@ -38,11 +39,11 @@ export function cardFace(card, { tag = "div", size = "", extraClass = "", attrs 
       ...(card.id !== undefined ? { "data-card-id": card.id } : {}),
       ...attrs,
     },
-    h("span", { class: "whale-value", "aria-hidden": "true" }, String(card.value)),
+    glyph("span", { class: "whale-value", "aria-hidden": "true" }, card.value),
     card.pearls ? h("span", { class: "whale-pearls", "aria-hidden": "true" }, pearlDots(card.pearls)) : null,
-    h("span", { class: "whale-mark", "aria-hidden": "true" }, symbolOf(card.family)),
+    glyph("span", { class: "whale-mark", "aria-hidden": "true" }, symbolOf(card.family)),
     h("span", { class: "whale-corner", "aria-hidden": "true" }, bonusBadge(card.bonus)),
-    h("span", { class: "whale-name", "aria-hidden": "true" }, card.family ? familyName(card.family) : "any family"),
+    glyph("span", { class: "whale-name", "aria-hidden": "true" }, card.family ? familyName(card.family) : "any family"),
   );
 }
 

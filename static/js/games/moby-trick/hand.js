@@ -50,7 +50,7 @@ function bonusesRow(t, view, legal, mine) {
         use
           ? h(
               "button",
-              { class: "button button-small use-button", type: "button", ...t.actionAttrs(use, `use-${card.id}`), "aria-label": `Use bonus: ${bonusWords(card.bonus)} (${cardLabel(card)})` },
+              { class: "button button-small use-button", type: "button", ...t.actionAttrs(use, `use-${card.id}`), "aria-label": `Use: ${bonusWords(card.bonus)} (the bonus of your ${cardLabel(card)})` },
               `Use: ${bonusWords(card.bonus)}`,
             )
           : h(
@@ -64,12 +64,13 @@ function bonusesRow(t, view, legal, mine) {
   );
 }
 
-/** The hand by family, each card a button (disabled when it cannot be played now). */
+/** The hand by family, each card a button (disabled when it cannot be played now): a list named
+ * "Your hand" whose items are the families, each saying how many cards it holds. */
 function handRow(t, view, legal, dealt) {
   const groups = handGroups(view.hand).map(([family, cards]) =>
     h(
       "div",
-      { class: `family-group ${familyClass(family)}${family === view.trump ? " is-trump" : ""}`, role: "group", "aria-label": family ? familyPlural(family) : "fives" },
+      { class: `family-group ${familyClass(family)}${family === view.trump ? " is-trump" : ""}`, role: "listitem", "aria-label": `${family ? familyPlural(family) : "fives"}${family === view.trump ? " (trump)" : ""}: ${cards.length} card${cards.length === 1 ? "" : "s"}` },
       h(
         "span",
         { class: "group-label" },
@@ -82,12 +83,12 @@ function handRow(t, view, legal, dealt) {
         { class: "group-cards" },
         cards.map((card) => {
           const action = legal.set_aside.get(card.id) || legal.play.get(card.id);
-          const verb = action?.type === "set_aside" ? "Set aside as your first bonus" : "Play";
+          const named = action?.type === "set_aside" ? `Set aside ${cardLabel(card)} as your first bonus` : `Play ${cardLabel(card)}`;
           return cardFace(card, {
             tag: "button",
             extraClass: `${action ? "is-legal" : ""}${dealt ? " is-dealt" : ""}`,
             attrs: action
-              ? { ...t.actionAttrs(action, `hand-${card.id}`), "aria-label": `${verb}: ${cardLabel(card)}` }
+              ? { ...t.actionAttrs(action, `hand-${card.id}`), "aria-label": named }
               : { disabled: true, "data-key": `hand-${card.id}`, "aria-label": `${cardLabel(card)} (not playable now)` },
           });
         }),
@@ -96,8 +97,8 @@ function handRow(t, view, legal, dealt) {
   );
   return h(
     "div",
-    { class: `hand moby-hand${groups.length ? "" : " is-empty"}`, id: "hand", role: "group", "aria-label": "Your hand" },
-    groups.length ? groups : h("p", { class: "muted-note" }, "No cards in hand."),
+    { class: `hand moby-hand${groups.length ? "" : " is-empty"}`, id: "hand", role: "list", "aria-label": "Your hand" },
+    groups.length ? groups : h("p", { class: "muted-note", role: "listitem" }, "No cards in hand."),
   );
 }
 

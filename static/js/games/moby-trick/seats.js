@@ -28,7 +28,7 @@ export function renderSeats(el, t, view, state, freshSeats) {
           "div",
           { class: "seat-head" },
           t.kit.avatar(seat),
-          h("span", { class: "seat-title" }, t.seatName(seat)),
+          h("span", { class: "seat-title", title: t.seatName(seat) }, t.seatName(seat)),
           flag ? h("span", { class: `turn-flag${choosing ? " is-quiet" : ""}` }, flag) : null,
           choosing && info.has_set_aside ? h("span", { class: "chip chip-ready" }, "bonus chosen") : null,
         ),

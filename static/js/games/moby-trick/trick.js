@@ -105,7 +105,12 @@ export function renderChoice(el, t, legal) {
       [...legal.choose_leader.entries()].map(([seat, action]) =>
         h(
           "button",
-          { class: "button leader-button", type: "button", ...t.actionAttrs(action, `leader-${seat}`) },
+          {
+            class: "button leader-button",
+            type: "button",
+            ...t.actionAttrs(action, `leader-${seat}`),
+            "aria-label": seat === t.me() ? `${t.seatName(seat)} (you) lead the next trick` : `${t.seatName(seat)} leads the next trick`,
+          },
           t.kit.avatar(seat),
           seat === t.me() ? `${t.seatName(seat)} (you)` : t.seatName(seat),
         ),

@@ -1,0 +1,411 @@
+"""Email alerts (docs/people.md "Email alerts"): a seat registers an address, confirms it from a first
+email, and is then mailed at most once an hour per room when an alert comes (the dispatcher calls
+`MailChannel.deliver`). Every email carries a one-click unsubscribe (RFC 8058). Addresses are never
+shown back; after an unsubscribe only a keyed hash of the address is kept, and every row goes with the
+seat's token (app/services/alert_seats.py) and with the room (a foreign key that cascades).
+
+Sending uses aiosmtplib on the event loop: it is socket I/O with a timeout, so it never holds a move up;
+a confirmation email is sent in the background of the request that asked for it."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from datetime import timedelta
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit
+
+import aiosmtplib
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+
+from app.alerts.core import Alert
+from app.config import Settings
+from app.db import Database
+from app.errors import AppError
+from app.models import EmailAddress, MailSecret, utcnow
+from app.services.auth import player_seat
+from app.services.rooms import find_room
+from engines.core import get_engine
+
+log = logging.getLogger(__name__)
+
+# At most one alert email per seat and room in this many seconds.
+ALERT_EVERY = 3600.0
+# At most one confirmation email per address (any room, any seat) in this many seconds: nobody can
+# make the server mail a stranger over and over.
+CONFIRM_EVERY = 600.0
+SMTP_TIMEOUT = 15.0
+# How long the channel trusts what it read about a room having a confirmed address.
+KNOWN_FOR = 30.0
+# Addresses as people type them: something@a.domain, no spaces or control characters, RFC 5321 lengths.
+_ADDRESS = re.compile(
+    r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}"
+)
+MAX_ADDRESS = 254
+
+
+def clean_address(text: str) -> str:
+    address = text.strip()
+    if len(address) > MAX_ADDRESS or _ADDRESS.fullmatch(address) is None or ".." in address:
+        raise AppError("invalid_request", "that is not an email address we can write to (name@example.org)")
+    local, _, domain = address.rpartition("@")
+    if local.startswith(".") or local.endswith("."):
+        raise AppError("invalid_request", "that is not an email address we can write to (name@example.org)")
+    return f"{local}@{domain.lower()}"
+
+
+@dataclass(frozen=True)
+class Smtp:
+    """Where and how to send, read from MOTABLE_SMTP_URL."""
+
+    host: str
+    port: int
+    username: str | None
+    password: str | None
+    use_tls: bool  # smtps: TLS from the first byte
+    start_tls: bool | None  # None: upgrade when the server offers STARTTLS; True: insist
+
+    @classmethod
+    def parse(cls, url: str) -> Smtp:
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError("MOTABLE_SMTP_URL is smtp://user:pass@host:587 or smtps://user:pass@host:465")
+        tls = parts.scheme == "smtps"
+        starttls: bool | None = None
+        if "starttls=required" in parts.query or "starttls=true" in parts.query:
+            starttls = True
+        return cls(
+            host=parts.hostname,
+            port=parts.port or (465 if tls else 587),
+            username=unquote(parts.username) if parts.username else None,
+            password=unquote(parts.password) if parts.password else None,
+            use_tls=tls,
+            start_tls=False if tls else starttls,
+        )
+
+
+def configured(settings: Settings) -> bool:
+    """Email alerts are on when the operator named a server, a sender and the public URL (links)."""
+    return bool(settings.smtp_url and settings.mail_from and settings.public_url)
+
+
+class MailChannel:
+    """The email channel (app/alerts/core.py `Channel`) and the address book behind it."""
+
+    name = "email"
+
+    def __init__(self, settings: Settings, db: Database) -> None:
+        self.settings = settings
+        self.db = db
+        self.enabled = configured(settings)
+        if settings.smtp_url and not self.enabled:
+            log.warning(
+                "MOTABLE_SMTP_URL is set but MOTABLE_MAIL_FROM or MOTABLE_PUBLIC_URL is not: no email"
+            )
+        self.smtp = Smtp.parse(settings.smtp_url) if self.enabled and settings.smtp_url else None
+        self.base = (settings.public_url or "").rstrip("/")
+        self._secret: bytes | None = settings.mail_secret.encode() if settings.mail_secret else None
+        self._sending: set[asyncio.Task[bool]] = set()
+        self._rooms: dict[str, tuple[float, bool]] = {}
+
+    # -- keys --------------------------------------------------------------------
+    def _key(self) -> bytes:
+        if self._secret is None:
+            self._secret = self._stored_secret()
+        return self._secret
+
+    async def _ready(self) -> None:
+        """Read (or make) the key before any transaction that needs it: its own transaction must not
+        wait behind one of ours (SQLite has one writer)."""
+        if self._secret is None:
+            await run_in_threadpool(self._key)
+
+    def _stored_secret(self) -> bytes:
+        with self.db.transaction() as session:
+            row = session.get(MailSecret, "mail")
+            if row is not None:
+                return row.value.encode()
+        try:
+            with self.db.transaction() as session:
+                session.add(MailSecret(name="mail", value=secrets.token_hex(32)))
+        except IntegrityError:
+            pass  # another process made it first: read theirs
+        with self.db.read() as session:
+            made = session.get(MailSecret, "mail")
+            assert made is not None
+            return made.value.encode()
+
+    def address_hash(self, address: str) -> str:
+        return hmac.new(self._key(), address.lower().encode(), hashlib.sha256).hexdigest()
+
+    def _sign(self, purpose: str, row_id: str) -> str:
+        digest = hmac.new(self._key(), f"{purpose}:{row_id}".encode(), hashlib.sha256).hexdigest()
+        return f"{row_id}.{digest[:32]}"
+
+    def _row_id(self, purpose: str, token: str) -> str | None:
+        row_id, _, _sig = token.partition(".")
+        if not row_id or not hmac.compare_digest(self._sign(purpose, row_id), token):
+            return None
+        return row_id
+
+    def link(self, purpose: str, row_id: str) -> str:
+        return f"{self.base}/email/{purpose}?t={quote(self._sign(purpose, row_id))}"
+
+    # -- the seat's address ------------------------------------------------------
+    def _require(self) -> None:
+        if not self.enabled:
+            raise AppError("not_found", "this server sends no email")
+
+    def status(self, session: Session, room_id: str, seat: int) -> str | None:
+        """What the seat's page may know: "none", "pending", "confirmed" or "unsubscribed" (never the
+        address); None when this server sends no email."""
+        if not self.enabled:
+            return None
+        row = session.scalar(
+            select(EmailAddress)
+            .where(EmailAddress.room_id == room_id, EmailAddress.seat == seat)
+            .order_by(EmailAddress.created_at.desc())
+            .limit(1)
+        )
+        return row.status if row is not None else "none"
+
+    def _add(self, session: Session, room_id: str, token: str | None, address: str) -> tuple[str, str, str]:
+        room = find_room(session, room_id, lock=True)
+        seat = player_seat(session, room_id, token)
+        digest = self.address_hash(address)
+        since = utcnow() - timedelta(seconds=CONFIRM_EVERY)
+        recent = session.scalar(
+            select(func.count())
+            .select_from(EmailAddress)
+            .where(EmailAddress.address_hash == digest, EmailAddress.created_at > since)
+        )
+        if recent:
+            raise AppError(
+                "rate_limited",
+                "a confirmation was sent to this address a moment ago; look for it, or try again later",
+                retry_after=int(CONFIRM_EVERY),
+            )
+        # One address per seat: a new one replaces the old (an unsubscribed hash of another address
+        # stays, so that address is never written to again without a new confirmation).
+        session.execute(
+            delete(EmailAddress).where(
+                EmailAddress.room_id == room_id,
+                EmailAddress.seat == seat,
+                (EmailAddress.status != "unsubscribed") | (EmailAddress.address_hash == digest),
+            )
+        )
+        row = EmailAddress(
+            id=secrets.token_urlsafe(12), room_id=room_id, seat=seat, address=address, address_hash=digest
+        )
+        session.add(row)
+        session.flush()
+        return row.id, get_engine(room.game).spec.title, room_id
+
+    async def add(self, room_id: str, token: str | None, email: str) -> dict[str, Any]:
+        """The seat gives an address: a confirmation goes to it; nothing else until it is confirmed."""
+        self._require()
+        address = clean_address(email)
+        await self._ready()
+        row_id, game, _ = await run_in_threadpool(self._in_transaction, self._add, room_id, token, address)
+        self._background(self._send(self._confirmation(address, row_id, game)))
+        return {"status": "pending"}
+
+    def _remove(self, session: Session, room_id: str, token: str | None) -> None:
+        seat = player_seat(session, room_id, token)
+        session.execute(
+            update(EmailAddress)
+            .where(EmailAddress.room_id == room_id, EmailAddress.seat == seat)
+            .values(status="unsubscribed", address=None)
+        )
+
+    async def remove(self, room_id: str, token: str | None) -> None:
+        """The seat stops email alerts: like an unsubscribe, the address goes and only its hash stays
+        (so removing and adding again cannot mail a stranger more often than CONFIRM_EVERY)."""
+        self._require()
+        await run_in_threadpool(self._in_transaction, self._remove, room_id, token)
+
+    def _in_transaction(self, work: Any, *args: Any) -> Any:
+        with self.db.transaction() as session:
+            return work(session, *args)
+
+    # -- the links in the emails ---------------------------------------------------
+    def _follow(self, session: Session, purpose: str, token: str) -> EmailAddress | None:
+        row_id = self._row_id(purpose, token)
+        return session.get(EmailAddress, row_id) if row_id is not None else None
+
+    def _confirm(self, session: Session, token: str, commit: bool) -> str:
+        row = self._follow(session, "confirm", token)
+        if row is None:
+            return "unknown"
+        if commit and row.status == "pending":
+            row.status = "confirmed"
+            row.confirmed_at = utcnow()
+            self._rooms.pop(row.room_id, None)
+        return row.status
+
+    async def confirm(self, token: str, commit: bool) -> str:
+        """ "pending" (the page asks for the click), "confirmed", "unsubscribed" or "unknown"."""
+        if not self.enabled:
+            return "unknown"
+        await self._ready()
+        return str(await run_in_threadpool(self._in_transaction, self._confirm, token, commit))
+
+    def _unsubscribe(self, session: Session, token: str, commit: bool) -> str:
+        row = self._follow(session, "unsubscribe", token)
+        if row is None:
+            return "unknown"
+        if commit and row.status != "unsubscribed":
+            row.status = "unsubscribed"
+            row.address = None  # only the keyed hash stays
+        return row.status
+
+    async def unsubscribe(self, token: str, commit: bool) -> str:
+        if not self.enabled:
+            return "unknown"
+        await self._ready()
+        return str(await run_in_threadpool(self._in_transaction, self._unsubscribe, token, commit))
+
+    # -- sending -------------------------------------------------------------------
+    def _message(self, to: str, subject: str, text: str, row_id: str) -> EmailMessage:
+        unsubscribe = self.link("unsubscribe", row_id)
+        message = EmailMessage()
+        message["From"] = self.settings.mail_from or ""
+        local, _, domain = to.rpartition("@")
+        message["To"] = Address(addr_spec=f"{local}@{domain}")
+        message["Subject"] = subject
+        message["Date"] = format_datetime(utcnow())
+        message["Message-ID"] = make_msgid(domain=urlsplit(self.base).hostname or None)
+        message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        message["Auto-Submitted"] = "auto-generated"
+        message.set_content(f"{text}\n\nStop these emails (one click): {unsubscribe}\n")
+        return message
+
+    def _confirmation(self, address: str, row_id: str, game: str) -> EmailMessage:
+        host = urlsplit(self.base).hostname or self.base
+        text = (
+            f"Someone, we hope you, asked {host} to email this address when it is their turn in a game "
+            f"of {game}.\n\nTo get those emails, confirm here:\n{self.link('confirm', row_id)}\n\n"
+            "If it was not you, ignore this email: nothing more will be sent to you."
+        )
+        return self._message(address, f"Confirm email alerts for your {game} game", text, row_id)
+
+    def _any_confirmed(self, room_id: str) -> bool:
+        with self.db.transaction() as session:
+            found = session.scalar(
+                select(EmailAddress.id)
+                .where(EmailAddress.room_id == room_id, EmailAddress.status == "confirmed")
+                .limit(1)
+            )
+            return found is not None
+
+    async def interested(self, room_id: str) -> bool:
+        """Whether any seat of the room confirmed an address (the dispatcher reads a room's table only
+        for a channel that is interested, so a room without alerts costs no read per move)."""
+        if not self.enabled:
+            return False
+        now = time.monotonic()
+        known = self._rooms.get(room_id)
+        if known is not None and known[0] > now:
+            return known[1]
+        found = await run_in_threadpool(self._any_confirmed, room_id)
+        if len(self._rooms) > 10_000:
+            self._rooms.clear()
+        # Read at most every KNOWN_FOR seconds; a confirmation through this process is known at once.
+        self._rooms[room_id] = (now + KNOWN_FOR, found)
+        return found
+
+    def _claim(self, alert: Alert) -> tuple[str, str, Any] | None:
+        """The seat's confirmed address, with the hour's one email taken for this alert (None: no address,
+        or one was sent less than an hour ago). Taking it is one guarded UPDATE, so two processes never
+        both send."""
+        now = utcnow()
+        with self.db.transaction() as session:
+            row = session.scalar(
+                select(EmailAddress).where(
+                    EmailAddress.room_id == alert.room_id,
+                    EmailAddress.seat == alert.seat,
+                    EmailAddress.status == "confirmed",
+                )
+            )
+            if row is None or row.address is None:
+                return None
+            before = row.last_alert_at
+            cutoff = now - timedelta(seconds=ALERT_EVERY)
+            taken = session.execute(
+                update(EmailAddress)
+                .where(
+                    EmailAddress.id == row.id,
+                    EmailAddress.last_alert_at.is_(None) | (EmailAddress.last_alert_at < cutoff),
+                )
+                .values(last_alert_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            if taken.rowcount != 1:  # type: ignore[attr-defined]
+                return None
+            return row.id, row.address, before
+
+    def _give_back(self, row_id: str, before: Any) -> None:
+        with self.db.transaction() as session:
+            session.execute(
+                update(EmailAddress).where(EmailAddress.id == row_id).values(last_alert_at=before)
+            )
+
+    async def deliver(self, alert: Alert) -> None:
+        """Mail the alert to the seat's confirmed address, at most once an hour per seat and room."""
+        if not self.enabled:
+            return
+        claimed = await run_in_threadpool(self._claim, alert)
+        if claimed is None:
+            return
+        row_id, address, before = claimed
+        url = alert.url if alert.url.startswith(("http://", "https://")) else f"{self.base}{alert.url}"
+        text = (
+            f"{alert.body}\n\nOpen the table: {url}\n\n"
+            "You asked to be emailed when this game needs you; we send at most one email an hour."
+        )
+        if not await self._send(self._message(address, alert.title, text, row_id)):
+            await run_in_threadpool(self._give_back, row_id, before)
+
+    async def _send(self, message: EmailMessage) -> bool:
+        smtp = self.smtp
+        if smtp is None:
+            return False
+        try:
+            await aiosmtplib.send(
+                message,
+                hostname=smtp.host,
+                port=smtp.port,
+                username=smtp.username,
+                password=smtp.password,
+                use_tls=smtp.use_tls,
+                start_tls=smtp.start_tls,
+                timeout=SMTP_TIMEOUT,
+            )
+        except (aiosmtplib.SMTPException, OSError, TimeoutError):
+            log.warning("sending an email through %s:%s failed", smtp.host, smtp.port, exc_info=True)
+            return False
+        return True
+
+    def _background(self, sending: Coroutine[Any, Any, bool]) -> None:
+        task = asyncio.create_task(sending)
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def close(self) -> None:
+        """Let confirmations under way finish (each has its own timeout)."""
+        if self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)

@@ -1,0 +1,323 @@
+"""Takebacks: a seat asks to undo its last action, the other people at the table answer, and an approved
+one is written into the log as an entry of its own (docs/playing.md, "Takeback")."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.errors import AppError
+from app.models import ActionRow, Match, Seat, Takeback
+from app.services import lookup, matches, people
+from app.services.cache import Lru, StateCache
+from engines.core import Engine, get_engine
+from engines.core.takeback import Position, takeback_entry, taken_back, why_not_reversible
+
+# Takebacks a seat may ask for per round (answered or not): enough for the odd misclick, too few to
+# turn a round into trial and error.
+PER_ROUND = 3
+
+# (match id, version) -> why the action that reached that version cannot be taken back (None: it can).
+VERDICTS = 4096
+# Matches whose latest decided position (every viewer's view, app/services/cache.py sizes) is kept:
+# the next move's "before" is that move's "after", so each move builds the views of one position.
+POSITIONS = 2048
+
+
+def not_allowed(reason: str) -> AppError:
+    return AppError("not_allowed", reason)
+
+
+class Verdicts:
+    """Whether the action that took a match to a version may be taken back, decided once per process:
+    the state body of its actor carries it after every move, and deciding it replays the action."""
+
+    def __init__(self) -> None:
+        self._known: Lru[tuple[int, int], tuple[str | None]] = Lru(VERDICTS)
+        self._asked: Lru[tuple[int, int, int], int] = Lru(VERDICTS)
+        # match id -> (version, the position after the action that reached it).
+        self._positions: Lru[int, tuple[int, Position]] = Lru(POSITIONS)
+
+    def asked(self, match_id: int, seat: int, round_number: int, count: int) -> None:
+        """A seat asked through this process: `count` asks of its in the round so far."""
+        self._asked.put((match_id, seat, round_number), count)
+
+    def spent(self, match_id: int, seat: int, round_number: int) -> bool:
+        """Whether the seat has used every ask of the round, as far as this process knows (a body built
+        without the database; the ask itself counts in the database and refuses in words)."""
+        return (self._asked.get((match_id, seat, round_number)) or 0) >= PER_ROUND
+
+    def get(self, match_id: int, version: int) -> tuple[str | None] | None:
+        return self._known.get((match_id, version))
+
+    def position(self, match_id: int, version: int) -> Position | None:
+        """Every viewer's view of the match at `version`, when a decision here built them."""
+        latest = self._positions.get(match_id)
+        return latest[1] if latest is not None and latest[0] == version else None
+
+    def record(self, match_id: int, version: int, reason: str | None) -> None:
+        self._known.put((match_id, version), (reason,))
+
+    def decide(
+        self,
+        match_id: int,
+        version: int,
+        game: str,
+        before: Any,
+        seat: int,
+        action: Any,
+        after: Any,
+    ) -> str | None:
+        known = self._known.get((match_id, version))
+        if known is not None:
+            return known[0]
+        engine = get_engine(game)
+        reason = ruled_out(engine, before, action, after)
+        if reason is None:
+            latest = self._positions.get(match_id)
+            was = latest[1] if latest is not None and latest[0] == version - 1 else None
+            players = len(engine.scorepad(before).totals)
+            now = Position(engine, after, players)
+            # The re-deals are seeded from the match and version, so every process decides the same.
+            seed = match_id * 1_000_003 + version
+            reason = why_not_reversible(engine, before, seat, action, after, players, seed, None, was, now)
+            self._positions.put(match_id, (version, now), keep=lambda held: held[0] > version)
+        self._known.put((match_id, version), (reason,))
+        return reason
+
+
+def ruled_out(engine: Engine[Any], before: Any, action: Any, after: Any) -> str | None:
+    """Why an action is never taken back whatever it showed, in words; None: the reveal test decides."""
+    if taken_back(action) is not None:
+        return "it was itself a takeback"
+    if engine.result(after) is not None:
+        return "it ended the match"
+    if engine.round_number(after) != engine.round_number(before):
+        return "it ended the round, and the round's scores are written"
+    return None
+
+
+def why_not(game: str, before: Any, seat: int, action: Any, after: Any, seed: int) -> str | None:
+    """Why the action by `seat` from `before` to `after` cannot be taken back, in words; None: it can."""
+    engine = get_engine(game)
+    reason = ruled_out(engine, before, action, after)
+    if reason is not None:
+        return reason
+    # The score pad has a total per seat from the deal on.
+    players = len(engine.scorepad(before).totals)
+    return why_not_reversible(engine, before, seat, action, after, players, seed)
+
+
+@dataclass(frozen=True)
+class Done:
+    """What asking or answering did: the takeback's id, and the move it made when it was carried out."""
+
+    takeback_id: str
+    applied: matches.Applied | None = None
+
+
+def _playing(session: Session, room_id: str) -> Match:
+    lookup.find_room(session, room_id)
+    match = matches.current_match(session, room_id, lock=True)
+    if match is None:
+        raise AppError("not_started", "the match has not started yet")
+    if match.status != "playing":
+        raise not_allowed("the match is over: nothing can be taken back")
+    return match
+
+
+def _names(session: Session, room_id: str) -> dict[int, Seat]:
+    return {s.seat: s for s in people.seats_of(session, room_id)}
+
+
+def last_entry(session: Session, match: Match) -> ActionRow | None:
+    return session.scalars(
+        select(ActionRow).where(ActionRow.match_id == match.id, ActionRow.seq == match.version - 1)
+    ).one_or_none()
+
+
+def _decide(
+    session: Session, match: Match, last: ActionRow, cache: StateCache, verdicts: Verdicts
+) -> str | None:
+    known = verdicts.get(match.id, match.version)
+    if known is not None:
+        return known[0]
+    after = matches.load_state(session, match, cache)
+    before = matches.state_at(session, match, match.version - 1)
+    return verdicts.decide(match.id, match.version, match.game, before, last.seat, last.action, after)
+
+
+def can_take_back(
+    session: Session, match: Match, cache: StateCache, verdicts: Verdicts
+) -> tuple[int | None, dict[str, Any] | None]:
+    """(the seat that may ask to take back the last action now, or None; the pending takeback's body)."""
+    if match.status != "playing":
+        return None, None
+    asked = session.scalars(
+        select(Takeback).where(Takeback.match_id == match.id, Takeback.version == match.version)
+    ).first()
+    pending = body(asked) if asked is not None and asked.status == "pending" else None
+    if asked is not None:
+        return None, pending
+    last = last_entry(session, match)
+    if last is None or taken_back(last.action) is not None:
+        return None, None
+    actor = session.scalars(select(Seat).where(Seat.room_id == match.room_id, Seat.seat == last.seat)).one()
+    if actor.bot or actor.stand_in:
+        return None, None
+    if _asked_this_round(session, match, last.seat) >= PER_ROUND:
+        return None, None  # the page offers no takeback it would refuse
+    return (last.seat if _decide(session, match, last, cache, verdicts) is None else None), None
+
+
+def _asked_this_round(session: Session, match: Match, seat: int) -> int:
+    used = session.scalar(
+        select(func.count())
+        .select_from(Takeback)
+        .where(Takeback.match_id == match.id, Takeback.seat == seat, Takeback.round == match.round)
+    )
+    return int(used or 0)
+
+
+def asked_at(session: Session, match: Match) -> str | None:
+    """The status of the takeback asked at the match's version ("pending", "refused"...), or None."""
+    status: str | None = session.scalar(
+        select(Takeback.status).where(Takeback.match_id == match.id, Takeback.version == match.version)
+    )
+    return status
+
+
+def body(takeback: Takeback) -> dict[str, Any]:
+    """A pending takeback as every state body shows it."""
+    waiting = [seat for seat in takeback.waiting_for if seat not in takeback.approvals]
+    return {
+        "id": takeback.id,
+        "seat": takeback.seat,
+        "version": takeback.version,
+        "approvals": list(takeback.approvals),
+        "waiting_for": waiting,
+    }
+
+
+def ask(
+    session: Session,
+    room_id: str,
+    seat: int,
+    version: int,
+    connected: set[int] | None,
+    times: people.Times,
+    cache: StateCache,
+    verdicts: Verdicts,
+) -> Done:
+    """`seat` asks to take back its last action, the match being at `version` just after it."""
+    match = _playing(session, room_id)
+    if version != match.version:
+        raise not_allowed(
+            f"someone acted since (the match is at version {match.version}, not {version}): "
+            "only the very last action can be taken back"
+        )
+    last = last_entry(session, match)
+    if last is None:
+        raise not_allowed("nothing has been played yet")
+    if taken_back(last.action) is not None:
+        raise not_allowed("the last action was a takeback; only a new action can be taken back")
+    seats = _names(session, room_id)
+    if last.seat != seat:
+        raise not_allowed(f"the last action was {seats[last.seat].name}'s, not yours")
+    asked = session.scalars(
+        select(Takeback).where(Takeback.match_id == match.id, Takeback.version == version)
+    ).first()
+    if asked is not None:
+        raise not_allowed(
+            "you asked already; the table is answering"
+            if asked.status == "pending"
+            else f"you asked already and it was {asked.status}"
+        )
+    used = _asked_this_round(session, match, seat)
+    if used >= PER_ROUND:
+        raise not_allowed(f"you have asked {PER_ROUND} times this round, the most a seat may")
+    reason = _decide(session, match, last, cache, verdicts)
+    if reason is not None:
+        raise not_allowed(f"this action cannot be taken back: {reason}")
+    waiting = [
+        other.seat
+        for other in seats.values()
+        if other.seat != seat
+        and not other.bot
+        and not other.stand_in
+        and _present(session, match, other, connected, times)
+    ]
+    takeback = Takeback(
+        id=secrets.token_urlsafe(12),
+        room_id=room_id,
+        match_id=match.id,
+        seat=seat,
+        version=version,
+        round=match.round,
+        status="pending",
+        waiting_for=waiting,
+        approvals=[],
+    )
+    session.add(takeback)
+    verdicts.asked(match.id, seat, match.round, used + 1)
+    applied = None if waiting else _carry_out(session, match, takeback, cache)
+    return Done(takeback.id, applied)
+
+
+def _present(
+    session: Session, match: Match, other: Seat, connected: set[int] | None, times: people.Times
+) -> bool:
+    gone = people.gone_for(session, match, other, connected)
+    return gone is None or gone < times.gone_after
+
+
+def answer(
+    session: Session, room_id: str, takeback_id: str, seat: int, approve: bool, cache: StateCache
+) -> Done:
+    """Another seat approves or refuses; the last approval needed carries the takeback out."""
+    # The match row first: its lock serialises the answers, so the takeback read next is current.
+    match = _playing(session, room_id)
+    takeback = session.get(Takeback, takeback_id)
+    if takeback is None or takeback.room_id != room_id:
+        raise AppError("not_found", f"no takeback {takeback_id!r} in this room")
+    if takeback.match_id != match.id:
+        raise AppError("not_found", f"no takeback {takeback_id!r} in this match")
+    if takeback.status != "pending":
+        raise not_allowed(f"this takeback was {takeback.status} already")
+    if match.version != takeback.version:
+        # Any action cancels a pending takeback: nothing to write, it is open only at its version.
+        raise not_allowed("someone acted since it was asked, so the takeback was cancelled")
+    if seat == takeback.seat:
+        raise not_allowed("the other players answer a takeback, not the one who asked")
+    if not approve:
+        takeback.status = "refused"
+        takeback.refused_by = seat
+        return Done(takeback.id)
+    if seat not in takeback.approvals:
+        takeback.approvals = [*takeback.approvals, seat]
+    if set(takeback.waiting_for) <= set(takeback.approvals):
+        return Done(takeback.id, _carry_out(session, match, takeback, cache))
+    return Done(takeback.id)
+
+
+def _carry_out(session: Session, match: Match, takeback: Takeback, cache: StateCache) -> matches.Applied:
+    """Write the takeback into the log: the match goes back to the state before the action, at a new
+    version (the action stays in the log, followed by this entry)."""
+    version = match.version
+    after = matches.load_state(session, match, cache)
+    before = matches.state_at(session, match, version - 1)
+    entry = takeback_entry(version - 1)
+    session.add(ActionRow(match_id=match.id, seq=version, seat=takeback.seat, action=entry))
+    changed = session.execute(
+        update(Match).where(Match.id == match.id, Match.version == version).values(version=version + 1)
+    )
+    if changed.rowcount != 1:  # type: ignore[attr-defined]
+        raise AppError("stale_version", "another action was applied first; fetch the state and retry")
+    takeback.status = "approved"
+    return matches.Applied(
+        match.id, match.game, takeback.seat, version + 1, before, False, entry, "playing", after
+    )

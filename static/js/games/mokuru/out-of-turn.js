@@ -1,0 +1,40 @@
+// Moves out of turn (Steal a Trick, Immunity): the short hold on the due player's moves while
+// someone else here may act, and the buttons named after the player they belong to.
+
+import { h } from "../../dom.js";
+import { ACTION_NAMES, HOLD_MS, actionLabel, peopleOutOfTurn } from "./words.js";
+
+/** `createHold(t)` → { holdingFor(state, view), until() }. `t`: { ctx, kit, room(), redraw() }.
+ * holdingFor gives the people who may act out of turn at this version while the due player's
+ * moves wait, or [] once HOLD_MS have passed since this page first saw the window. */
+export function createHold(t) {
+  const { ctx, kit } = t;
+  // The hold on the due player's moves: { version, until, timer }.
+  let hold = { version: null, until: 0, timer: null };
+  return {
+    until: () => hold.until,
+    holdingFor(state, view) {
+      const others = peopleOutOfTurn(view, t.room(), ctx.mySeat);
+      if (!others.length || !kit.myTurn(state)) return [];
+      if (hold.version !== state.version) {
+        clearTimeout(hold.timer);
+        hold = { version: state.version, until: Date.now() + HOLD_MS, timer: null };
+      }
+      const left = hold.until - Date.now();
+      if (left <= 0) return [];
+      clearTimeout(hold.timer);
+      hold.timer = setTimeout(() => t.redraw(), Math.min(left, 1000));
+      return others;
+    },
+  };
+}
+
+/** An out-of-turn button named after its player ("Bo: steal Blind Flip from Ann"). */
+export function namedMove(words, player, view, action, send) {
+  const label = action.type === "immunity" && view.pending ? `use Immunity against ${ACTION_NAMES[view.pending.action]}` : actionLabel(view, action, words).replace(/^./, (c) => c.toLowerCase());
+  return h(
+    "button",
+    { class: `button mk-move mk-${action.type} mk-named`, type: "button", "data-action": action.type, "data-seat": player.seat, "data-key": JSON.stringify({ ...action, by: player.seat }), onclick: (event) => { event.currentTarget.disabled = true; send(action); } },
+    `${player.name}: ${label}`,
+  );
+}

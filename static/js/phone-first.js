@@ -1,0 +1,106 @@
+// What you must do, on screen: when a match starts on this page or a turn comes to it, the page
+// scrolls so that the player's hand and the choices the table offers now are in view below the
+// sticky site header. A phone shows one screen at a time: without this the hand may sit under the
+// score pad or the fold. Nothing moves while the player types (chat, a name) or when it is all in
+// view already.
+
+// The parts of a table that are "what you must do": the enabled moves, and the hand they come from.
+const CHOICES = "[data-action]:not([disabled])";
+const HAND = "#hand, .my-hand, [data-role=hand]";
+
+/** The page-space box around `nodes` (top, bottom), or null when none is drawn. */
+function spanOf(nodes) {
+  let top = Infinity;
+  let bottom = -Infinity;
+  for (const node of nodes) {
+    const box = node.getBoundingClientRect();
+    if (!box.width && !box.height) continue;
+    top = Math.min(top, box.top + window.scrollY);
+    bottom = Math.max(bottom, box.bottom + window.scrollY);
+  }
+  return top === Infinity ? null : { top, bottom };
+}
+
+function headerHeight() {
+  const header = document.querySelector(".site-header");
+  if (!header || getComputedStyle(header).position !== "sticky") return 0;
+  return header.getBoundingClientRect().height;
+}
+
+function typing() {
+  const active = document.activeElement;
+  return Boolean(active?.matches?.("input:not([type=checkbox]):not([type=radio]), textarea, select"));
+}
+
+// With them when there is room: the line saying what to do and your own seat's head.
+const CONTEXT = ".table-status.is-you, .table-mine, .mk-device-screen:not([hidden])";
+
+/** The page's visible band below the sticky header: { top, bottom } in page space. */
+function band(margin = 8) {
+  return { top: window.scrollY + headerHeight() + margin, bottom: window.scrollY + window.innerHeight - margin };
+}
+
+/** Whether `table`'s hand and enabled choices are drawn and all in view. */
+function choicesShown(table) {
+  const core = spanOf(table.querySelectorAll(`${CHOICES}, ${HAND}`));
+  const { top, bottom } = band();
+  return Boolean(core && core.top >= top && core.bottom <= bottom);
+}
+
+/**
+ * Runs `change`, a change of the page above the table (a strip that appears or goes, such as the
+ * takeback's); when the table's choices were in view before it, brings them back after it, so
+ * that nothing arriving a moment after a turn pushes the moves off a phone's screen.
+ */
+export function keepingChoicesInView(table, change) {
+  const shown = Boolean(table) && !typing() && choicesShown(table);
+  change();
+  if (shown) requestAnimationFrame(() => bringChoicesIntoView(table));
+}
+
+/** Scroll `table` so its hand and enabled choices show (with the words that ask for them when
+ *  all fits one screen); returns whether it scrolled. */
+export function bringChoicesIntoView(table) {
+  if (!table || typing()) return false;
+  const core = spanOf(table.querySelectorAll(`${CHOICES}, ${HAND}`));
+  if (!core) return false;
+  const margin = 8;
+  const { top, bottom } = band(margin);
+  const room = bottom - top;
+  const wide = spanOf(table.querySelectorAll(`${CHOICES}, ${HAND}, ${CONTEXT}`));
+  const span = wide && wide.bottom - wide.top <= room ? wide : core;
+  if (span.top >= top && span.bottom <= bottom) return false;
+  // All of it when it fits (its end at the screen's end, so what leads up to it shows too);
+  // otherwise its start under the header.
+  const wanted = span.bottom - span.top <= room ? Math.min(span.top, span.bottom - room) : span.top;
+  const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  window.scrollTo({ top: Math.max(0, wanted - headerHeight() - margin), behavior: reduce ? "auto" : "smooth" });
+  return true;
+}
+
+/**
+ * `createPhoneFirst()` → { after(table, { key, acting, seat, blocked }) }: call after each table
+ * render with the match's key (a new key: a new match on this page), whether this page has a move
+ * to make and the seat it acts as. It scrolls when the match is new to the page or the page's turn
+ * just came: it had no move before, or (around one device) the device went to another player who
+ * has one.
+ */
+export function createPhoneFirst() {
+  let shownKey = null;
+  let wasActing = false;
+  let wasSeat = null;
+  return {
+    after(table, { key, acting, seat = null, blocked = false }) {
+      const fresh = key !== shownKey;
+      const turnCame = acting && (!wasActing || seat !== wasSeat);
+      wasActing = acting;
+      wasSeat = seat;
+      if (blocked) return;
+      if (fresh || turnCame) {
+        shownKey = key;
+        // After the browser laid the new table out.
+        requestAnimationFrame(() => bringChoicesIntoView(table));
+      }
+    },
+  };
+}

@@ -1,0 +1,375 @@
+// The table screen (`/r/{id}/screen`): the room on a TV, laptop or tablet in the middle of the
+// table, read from the sofa. It is a spectator (no token: the public view, never a hand) whose
+// socket says it is a screen, so the room body tells the players' phones to show their hand view.
+// It draws each game with the game's own renderer, the score pad, whose turn it is, the last moves
+// in words and the move clock; a QR code for every open seat; it keeps the display awake and
+// follows the players into a rematch.
+
+import { api } from "./api.js";
+import { RoomConnection } from "./connection.js";
+import { fill, h } from "./dom.js";
+import { goalOf, goalWords, renderPanel, standingOf } from "./panels.js";
+import { countdownWords, initial } from "./people-kit.js";
+import { descriptorOf, seatNameIn } from "./room-state.js";
+import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
+import { createTableMark } from "./screen-table.js";
+import { screenTurn } from "./screen-words.js";
+import { loadTable, showTableError } from "./table-loader.js";
+import { listWords } from "./words.js";
+
+const root = document.getElementById("screen");
+const roomId = root.dataset.roomId;
+const titles = JSON.parse(root.dataset.titles || "{}");
+const shortUrl = root.dataset.shortUrl;
+const $ = (id) => document.getElementById(id);
+
+const PANEL_TITLES = { points: "Score pad", stars: "Stars", progress: "Progress" };
+// How many of the last moves the screen keeps in large type above the table.
+const LATEST_KEPT = 1;
+// How long the final scores stay over the table before the result shows under them.
+const FINAL_SUMMARY_MS = 15_000;
+
+/** The room's socket with `?screen=1`: still a spectator's, counted by the server as the table screen. */
+class ScreenConnection extends RoomConnection {
+  url() {
+    return `${super.url()}?screen=1`;
+  }
+}
+
+const page = { room: null, games: null, state: null, table: null, mounting: null, summary: null, latest: [], finalTimer: null, following: null };
+const seatName = (seat) => seatNameIn(page.room, seat);
+// Whether the host made this screen the table, and what it may then do (static/js/screen-table.js).
+const table = createTableMark({ roomId, changed: () => render() });
+const game = () => descriptorOf({ games: page.games, room: page.room });
+
+// ---------------------------------------------------------------------------
+// Waiting: the seats, and a way in for each open one
+
+function qrCode() {
+  return $("screen-qr").content.firstElementChild.cloneNode(true);
+}
+
+function seatToken(seat, name, { bot = false, away = false } = {}) {
+  return h(
+    "li",
+    { class: `screen-seat seat-c${seat % 6}${away ? " is-away" : ""}`, "data-seat": seat },
+    h("span", { class: "screen-avatar", "aria-hidden": "true" }, initial(name)),
+    h("span", { class: "screen-seat-name" }, name),
+    bot ? h("span", { class: "screen-seat-note" }, "bot") : null,
+  );
+}
+
+function renderWaiting() {
+  const room = page.room;
+  const spec = game();
+  const open = spec ? Math.max(0, spec.max_players - room.seats.length) : 0;
+  const short = Math.max(0, (spec?.min_players || 0) - room.seats.length);
+  $("screen-waiting-note").textContent = short
+    ? `${listWords(room.seats.map((s) => s.name))} ${room.seats.length === 1 ? "is" : "are"} here. ${short === 1 ? "One more player" : `${short} more players`} to start.`
+    : table.marked
+      ? "Everyone can play: start the game here, or from the host's phone."
+      : "Everyone can play: the host starts the game from their phone.";
+  $("screen-seats").classList.toggle("is-many", room.seats.length + open > 5);
+  fill(
+    $("screen-seats"),
+    room.seats.map((s) => seatToken(s.seat, s.name, { bot: s.bot })),
+    Array.from({ length: open }, (_, i) =>
+      h(
+        "li",
+        { class: "screen-seat is-open", "data-open-seat": room.seats.length + i },
+        h("span", { class: "screen-open-label" }, `Seat ${room.seats.length + i + 1}`),
+        qrCode(),
+        h("span", { class: "screen-link" }, shortUrl),
+      ),
+    ),
+  );
+  $("screen-waiting-title").textContent = open ? "Scan to take a seat" : "The table is full";
+  renderHostTools(open, short);
+}
+
+/** The marked screen does the host's part from the sofa: seat a bot, start the match. */
+function renderHostTools(open, short) {
+  $("screen-host").hidden = !table.marked;
+  if (!table.marked) return;
+  $("screen-bot").hidden = open === 0;
+  $("screen-start").disabled = short > 0;
+}
+
+function rematchButton() {
+  return h("button", { class: "button button-primary screen-button", type: "button", onclick: (event) => hostAction(event.currentTarget, "POST", "/rematch") }, "Rematch");
+}
+
+async function hostAction(button, method, path, body) {
+  button.disabled = true;
+  const error = $("screen-error");
+  try {
+    await table.host(method, path, body);
+    error.hidden = true;
+  } catch (failure) {
+    error.textContent = failure.message;
+    error.hidden = false;
+  } finally {
+    button.disabled = false;
+    render();
+  }
+}
+
+/** Not (yet) the table: the code for the host to type, in a corner. The marked screen says so. */
+function renderMark(playing) {
+  const code = !table.marked ? table.code : null;
+  // A corner card while waiting; beside the table in play.
+  const home = playing ? $("screen-side") : root;
+  if ($("screen-pair").parentElement !== home) home.append($("screen-pair"));
+  $("screen-pair").hidden = !code;
+  $("screen-code").textContent = code || "";
+  $("screen-badge").hidden = !table.marked;
+}
+
+/** In play: a seat whose player is not connected can be picked up from a phone ("Pick your name"). */
+function renderJoin() {
+  const free = page.room.seats.filter((s) => !s.bot && !s.connected);
+  const box = $("screen-join");
+  box.hidden = !free.length || Boolean(page.state?.result);
+  if (box.hidden) return;
+  const key = JSON.stringify(free.map((s) => s.seat));
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  fill(
+    box,
+    qrCode(),
+    h(
+      "div",
+      { class: "screen-join-words" },
+      h("p", { class: "screen-join-title" }, `${listWords(free.map((s) => s.name))}: your seat is free`),
+      h("p", {}, "Scan, then pick your name."),
+      h("p", { class: "screen-link" }, shortUrl),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// In play: the game's own table, large
+
+async function mountTable(gameId) {
+  let module;
+  try {
+    module = await loadTable(gameId);
+  } catch (error) {
+    showTableError($("screen-table"), error);
+    page.table = { game: gameId, renderer: { update() {}, destroy() {} } };
+    return;
+  }
+  page.table?.renderer.destroy?.();
+  const renderer = module.mount($("screen-table"), {
+    act: () => Promise.reject(new Error("the table screen does not play")),
+    seatName,
+    // The renderers say the others' moves in words: the screen shows the newest in large type.
+    announce: (text) => said(text),
+    mySeat: null,
+    onDevice: false,
+    sawStart: false,
+  });
+  // The renderer's "What happened" log goes beside the table, under the score pad.
+  const log = $("screen-table").querySelector(".log-panel");
+  if (log) $("screen-side").append(log);
+  page.table = { game: gameId, renderer };
+  page.summary = new SummaryPanel($("round-summary"), {
+    seatName,
+    mySeat: null,
+    get winner() {
+      return game()?.winner;
+    },
+    describe: module.roundSummary || null,
+    // The marked screen offers the rematch in the final list too (it is the table's host).
+    finalKey: () => [table.marked, page.room?.rematch ?? null],
+    finalActions: () => (table.marked && !page.room?.rematch ? rematchButton() : null),
+    afterClose() {},
+  });
+}
+
+function said(text) {
+  $("announcer").textContent = text;
+  page.latest = [text, ...page.latest].slice(0, LATEST_KEPT);
+  const line = $("screen-latest");
+  line.textContent = page.latest[0];
+  line.classList.remove("is-fresh");
+  void line.offsetWidth; // restart the highlight for every new line
+  line.classList.add("is-fresh");
+}
+
+function renderTurn() {
+  const { state, room } = page;
+  const turn = screenTurn(state, room, seatName);
+  const node = $("screen-turn");
+  fill(
+    node,
+    turn.seat !== null ? h("span", { class: `screen-avatar seat-c${turn.seat % 6}`, "aria-hidden": "true" }, initial(seatName(turn.seat))) : null,
+    h("span", { class: "screen-turn-text" }, turn.text),
+  );
+  node.dataset.seat = turn.seat ?? "";
+  renderClock();
+}
+
+function renderClock() {
+  const { room, state } = page;
+  const clock = $("screen-clock");
+  const due = room?.deadline && !state?.result && room.status === "playing" ? Date.parse(room.deadline) : null;
+  clock.hidden = due === null;
+  if (due === null) return;
+  const left = due - Date.now();
+  clock.textContent = `⏱ ${countdownWords(left)}`;
+  clock.classList.toggle("is-short", left < 10_000);
+}
+
+function renderSide() {
+  const { room, state } = page;
+  const spec = game();
+  const panel = spec?.panel || "points";
+  const goal = goalOf(spec, state?.view);
+  $("screen-pad-title").textContent = PANEL_TITLES[panel] || PANEL_TITLES.points;
+  const words = goalWords(spec, goal);
+  $("screen-goal").hidden = !words;
+  $("screen-goal").textContent = words || "";
+  renderPanel(panel, $("scorepad"), room, state, seatName, { winner: spec?.winner, goal, live: standingOf(spec, state?.view) });
+}
+
+function renderOver() {
+  const { state, room } = page;
+  const panel = $("screen-over");
+  const result = state?.result;
+  panel.hidden = !result;
+  if (!result) return;
+  const key = JSON.stringify([result, room.rematch, table.marked]);
+  if (panel.dataset.key === key) return;
+  panel.dataset.key = key;
+  const winners = result.winners.map(seatName);
+  fill(
+    panel,
+    h("p", { class: "trophy", "aria-hidden": "true" }, "★"),
+    h("h2", {}, `${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}!`),
+    h(
+      "ol",
+      { class: "screen-final" },
+      ranked(result.scores, game()?.winner).map(({ seat, total, rank }) =>
+        h("li", { class: `seat-c${seat % 6}` }, h("span", {}, `${ordinal(rank)} ${seatName(seat)}`), h("b", {}, String(total))),
+      ),
+    ),
+    room.rematch
+      ? h("p", { class: "screen-note" }, "Off to the rematch…")
+      : table.marked
+        ? h(
+            "p",
+            { class: "screen-over-actions" },
+            rematchButton(),
+            h("span", { class: "screen-note" }, "or press Rematch on a phone: the host keeps their seat."),
+          )
+        : h("p", { class: "screen-note" }, "Press Rematch on a phone to play again: this screen follows."),
+  );
+}
+
+async function render() {
+  const { room, state } = page;
+  if (!room) return;
+  const playing = room.status !== "waiting" || (state && state.status !== "waiting");
+  $("screen-waiting").hidden = playing;
+  $("screen-game").hidden = !playing;
+  document.body.dataset.status = room.status;
+  document.body.dataset.table = table.marked ? "marked" : "no";
+  renderMark(playing);
+  if (!playing) {
+    renderWaiting();
+    fill($("screen-turn"), h("span", { class: "screen-turn-text" }, "Waiting for players"));
+    $("screen-clock").hidden = true;
+    return;
+  }
+  if (page.table?.game !== room.game) {
+    page.mounting ||= mountTable(room.game).finally(() => {
+      page.mounting = null;
+    });
+    await page.mounting;
+  }
+  if (page.state) {
+    page.table.renderer.update(page.state, room);
+    page.summary?.update(page.state, room);
+    // Nobody taps the screen: the final list gives way to the result after a while.
+    if (page.summary?.shown?.final && !page.finalTimer) {
+      page.finalTimer = setTimeout(() => page.summary.close(), FINAL_SUMMARY_MS);
+    }
+  }
+  renderTurn();
+  renderSide();
+  renderOver();
+  renderJoin();
+}
+
+// ---------------------------------------------------------------------------
+// The room's life: the socket, a rematch, the display kept awake
+
+function setRoom(room) {
+  page.room = room;
+  table.roomChanged(room);
+  // Everyone moved on to the rematch: the table goes with them.
+  if (room.rematch && !page.following) {
+    page.following = room.rematch;
+    table.carryTo(room.rematch);
+    setTimeout(() => location.assign(`/r/${room.rematch}/screen`), 1500);
+  }
+  render();
+}
+
+let wakeLock = null;
+async function keepAwake() {
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || wakeLock) return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    document.body.dataset.awake = "yes";
+    wakeLock.addEventListener("release", () => {
+      wakeLock = null;
+      document.body.dataset.awake = "no";
+    });
+  } catch (error) {
+    // Refused (battery saver, no user gesture on some browsers): the screen may dim, nothing else.
+    console.info("the screen cannot be kept awake:", error.message);
+  }
+}
+
+function showConnection(status) {
+  const pill = $("screen-conn");
+  pill.dataset.state = status;
+  pill.textContent = { connecting: "Connecting", open: "Live", reconnecting: "Reconnecting…" }[status] || status;
+}
+
+async function init() {
+  try {
+    const [room, games] = await Promise.all([api("GET", `/api/rooms/${roomId}`), api("GET", "/api/games")]);
+    page.room = room;
+    page.games = games;
+  } catch (error) {
+    fill($("screen-turn"), h("span", {}, `The room cannot be loaded: ${error.message}`));
+    return;
+  }
+  $("screen-title").textContent = titles[page.room.game] || page.room.game;
+  const connection = new ScreenConnection(roomId, null);
+  connection.on("status", (status) => {
+    showConnection(status);
+    if (status === "open") api("GET", `/api/rooms/${roomId}`).then(setRoom, () => {});
+  });
+  connection.on("state", (state) => {
+    page.state = state;
+    document.body.dataset.version = String(state.version);
+    render();
+  });
+  connection.on("room", setRoom);
+  connection.connect();
+  $("screen-bot").addEventListener("click", (event) => hostAction(event.currentTarget, "POST", "/bots", {}));
+  $("screen-start").addEventListener("click", (event) => hostAction(event.currentTarget, "POST", "/start"));
+  table.roomChanged(page.room);
+  render();
+  keepAwake();
+  document.addEventListener("visibilitychange", keepAwake);
+  // Some browsers grant the lock only after a touch or a click on the page.
+  document.addEventListener("click", keepAwake);
+  setInterval(renderClock, 1000);
+}
+
+init();

@@ -1,0 +1,152 @@
+// Taking back a misclick (docs/playing.md, "Takeback"): after your own move, "Take back" while the
+// server says it may be (the state body's `can_take_back`); for the others, "Ann asks to take back
+// their last move: Allow / Refuse" while a takeback is pending (`takeback`). What to show is worked
+// out by `takebackPanel` and `takebackOutcome`, DOM-free so they run under `node --test`.
+
+import { api } from "./api.js";
+import { fill, h } from "./dom.js";
+import { listWords } from "./words.js";
+
+/**
+ * What the takeback strip shows for a state body: null (nothing), or `{ kind, text, buttons }` with
+ * kind "offer" (you may ask), "asking" (you asked), "answer" (you are asked) or "info" (someone
+ * asked, you have answered or watch), and buttons among "take-back", "allow", "refuse".
+ */
+export function takebackPanel(state, nameOf, held = [], localStates = []) {
+  if (!state || state.status !== "playing") return null;
+  const me = state.seat;
+  const pending = state.takeback;
+  if (!pending) {
+    if (state.can_take_back) {
+      return { kind: "offer", text: "Misclicked? You may ask the table to take back your last move.", buttons: ["take-back"], as: me, version: state.version };
+    }
+    // Around one device the page shows the next player once a local player has moved: the one
+    // who moved may still take it back, by name.
+    const mover = localStates.find((other) => other?.can_take_back && other.version === state.version);
+    if (mover) {
+      return { kind: "offer", text: `${nameOf(mover.seat)}: misclicked? You may ask the table to take back your last move.`, buttons: ["take-back"], as: mover.seat, version: mover.version };
+    }
+    return null;
+  }
+  const waiting = (pending.waiting_for || []).filter((seat) => seat !== me);
+  const waitingWords = waiting.length ? ` Waiting for ${listWords(waiting.map(nameOf))}.` : "";
+  if (pending.seat === me) {
+    return { kind: "asking", text: `You asked to take back your last move.${waitingWords}`, buttons: [] };
+  }
+  if (held.includes(pending.seat) && !held.some((seat) => seat !== pending.seat && (pending.waiting_for || []).includes(seat))) {
+    return { kind: "asking", text: `${nameOf(pending.seat)} asked to take back their last move.${waitingWords}`, buttons: [] };
+  }
+  const asker = nameOf(pending.seat);
+  if ((pending.waiting_for || []).includes(me)) {
+    return { kind: "answer", text: `${asker} asks to take back their last move:`, buttons: ["allow", "refuse"], as: me };
+  }
+  // Around one device, another player here may be the one asked: the buttons answer for them.
+  const local = held.find((seat) => seat !== pending.seat && (pending.waiting_for || []).includes(seat));
+  if (local !== undefined) {
+    return { kind: "answer", text: `${asker} asks to take back their last move. ${nameOf(local)}, do you allow it?`, buttons: ["allow", "refuse"], as: local };
+  }
+  return { kind: "info", text: `${asker} asks to take back their last move.${waitingWords}`, buttons: [] };
+}
+
+/** A takeback that ended between two state bodies, as its asker hears it: "taken back", "refused"
+ * (the table said no) or null. A new move cancels one too, which needs no words. */
+export function takebackOutcome(previous, state) {
+  const asked = previous?.takeback;
+  if (!asked || state?.takeback || asked.seat !== state?.seat) return null;
+  if (state.version === asked.version + 1) return "taken back";
+  if (state.version === asked.version) return "refused";
+  return null;
+}
+
+const BUTTONS = {
+  "take-back": { label: "Take back", primary: true },
+  allow: { label: "Allow", primary: true },
+  refuse: { label: "Refuse", primary: false },
+};
+
+/** ctx: { roomId, state() (the active seat's state body), tokenOf(seat), held() (the seats this
+ *        device holds), localStates() (around one device, the other held seats' state bodies),
+ *        nameOf(seat), announce(text), keepInView(change) (runs a change of the strip, keeping the
+ *        table's moves in view) } */
+export function createTakeback(ctx) {
+  const box = () => document.getElementById("takeback");
+  let problem = null;
+  let note = null;
+  let busy = false;
+
+  async function press(name, as, version) {
+    const state = ctx.state();
+    if (!state || busy) return;
+    const path = `/api/rooms/${ctx.roomId}/takeback`;
+    busy = true;
+    problem = null;
+    try {
+      if (name === "take-back") {
+        await api("POST", path, { body: { version }, token: ctx.tokenOf(as) });
+      } else {
+        await api("POST", `${path}/${state.takeback.id}/${name === "allow" ? "approve" : "refuse"}`, { body: {}, token: ctx.tokenOf(as) });
+      }
+    } catch (error) {
+      // A refusal from the server is said in its words (someone acted since, it showed a card...).
+      problem = error.message || String(error);
+    } finally {
+      busy = false;
+      draw();
+    }
+  }
+
+  function draw() {
+    const node = box();
+    if (!node) return;
+    // The strip sits above the table: appearing, it must not push the moves off a phone's screen.
+    (ctx.keepInView || ((change) => change()))(() => drawInto(node));
+  }
+
+  function drawInto(node) {
+    const panel = takebackPanel(ctx.state(), ctx.nameOf, ctx.held(), ctx.localStates());
+    const text = panel ? panel.text : note;
+    node.hidden = !text && !problem;
+    node.dataset.kind = panel ? panel.kind : "note";
+    fill(
+      node,
+      text ? h("p", { class: "takeback-text" }, text) : null,
+      panel?.buttons.length
+        ? h(
+            "p",
+            { class: "takeback-buttons" },
+            panel.buttons.map((name) =>
+              h(
+                "button",
+                {
+                  class: `button button-small${BUTTONS[name].primary ? " button-primary" : ""}`,
+                  type: "button",
+                  "data-takeback": name,
+                  disabled: busy,
+                  onclick: () => press(name, panel.as, panel.version),
+                },
+                BUTTONS[name].label,
+              ),
+            ),
+          )
+        : null,
+      problem ? h("p", { class: "form-error takeback-problem", role: "alert" }, problem) : null,
+    );
+  }
+
+  /** A new state body arrived (a move, or a takeback asked or answered). */
+  function update(state, previous) {
+    const outcome = takebackOutcome(previous, state);
+    if (outcome === "taken back") note = "Your move was taken back: play again.";
+    else if (outcome === "refused") note = "The table refused: your move stands.";
+    else if (previous && state && state.version !== previous.version) note = null;
+    if (outcome) ctx.announce(note);
+    if (previous && state && (state.version !== previous.version || state.takeback?.id !== previous.takeback?.id)) problem = null;
+    const before = previous?.takeback;
+    if (state?.takeback && state.takeback.id !== before?.id && state.takeback.seat !== state.seat) {
+      ctx.announce(takebackPanel(state, ctx.nameOf, ctx.held(), ctx.localStates())?.text || "");
+    }
+    draw();
+  }
+
+  return { update, draw };
+}

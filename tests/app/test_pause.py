@@ -1,0 +1,191 @@
+"""Pausing a game (docs/people.md "Pause"): who must agree, the table's log lines, clocks that stop (no
+stand-in for a seat whose time would have run out), moves still accepted, resuming, and the PauseGate."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import update
+from starlette.testclient import TestClient
+
+from app.alerts.core import Alert
+from app.alerts.gates import PauseGate
+from app.models import ActionRow, Match, Room, utcnow
+
+from .conftest import auth
+from .test_people import code, gone, lines, room_with
+
+
+def pause(client: TestClient, room_id: str, token: str, verb: str = "pause") -> dict:
+    answered = client.post(f"/api/rooms/{room_id}/{verb}", headers=auth(token))
+    assert answered.status_code == 200, answered.text
+    body: dict = answered.json()
+    return body
+
+
+def age(client: TestClient, room_id: str, seconds: float) -> None:
+    """Make the match's every move (and its start) this much older: its clock ran that long."""
+    db = client.app.state.runtime.db  # type: ignore[attr-defined]
+    with db.transaction() as session:
+        match_id = session.query(Match.id).filter(Match.room_id == room_id).scalar()
+        session.execute(
+            update(Match).where(Match.id == match_id).values(started_at=utcnow() - timedelta(seconds=seconds))
+        )
+        for row in session.query(ActionRow).filter(ActionRow.match_id == match_id):
+            row.created_at = row.created_at - timedelta(seconds=seconds)
+
+
+def test_every_present_human_agrees_then_the_game_pauses(client: TestClient) -> None:
+    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    body = pause(client, room_id, bo)
+    assert body["paused"] is False
+    request = body["pause_request"]
+    assert request["by"] == 1 and request["waiting_for"] == [0, 2] and request["approvals"] == []
+    assert lines(client, room_id)[-1] == "Bo asked to pause the game; waiting for Ann, Cy"
+    # Asking twice, or answering one's own request: refused, nothing changes.
+    assert code(client.post(f"/api/rooms/{room_id}/pause", headers=auth(ann))) == "invalid_request"
+    assert code(client.post(f"/api/rooms/{room_id}/pause/approve", headers=auth(bo))) == "forbidden"
+    assert code(client.post(f"/api/rooms/{room_id}/pause/approve")) == "unauthorized"
+    body = pause(client, room_id, ann, "pause/approve")
+    assert body["paused"] is False and body["pause_request"]["waiting_for"] == [2]
+    assert code(client.post(f"/api/rooms/{room_id}/pause/approve", headers=auth(ann))) == "invalid_request"
+    body = pause(client, room_id, cy, "pause/approve")
+    assert body["paused"] is True and body["pause_request"] is None and body["paused_at"]
+    assert body["deadline"] is None
+    assert lines(client, room_id)[-2:] == [
+        "Ann agreed to pause the game",
+        "The game is paused (asked by Bo, agreed by Ann, Cy): no clocks and no alerts until someone resumes",
+    ]
+    assert code(client.post(f"/api/rooms/{room_id}/pause", headers=auth(ann))) == "invalid_request"
+    # Any player resumes.
+    body = pause(client, room_id, cy, "resume")
+    assert body["paused"] is False and body["paused_at"] is None
+    assert lines(client, room_id)[-1] == "Cy resumed the game: the clocks run again"
+    assert code(client.post(f"/api/rooms/{room_id}/resume", headers=auth(cy))) == "invalid_request"
+
+
+def test_one_refusal_ends_the_request(client: TestClient) -> None:
+    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    pause(client, room_id, ann)
+    pause(client, room_id, bo, "pause/approve")
+    body = pause(client, room_id, cy, "pause/refuse")
+    assert body["paused"] is False and body["pause_request"] is None
+    assert lines(client, room_id)[-1] == "Cy refused to pause the game; it goes on"
+    assert code(client.post(f"/api/rooms/{room_id}/pause/approve", headers=auth(cy))) == "invalid_request"
+
+
+def test_gone_players_and_bots_are_not_waited_for(client: TestClient) -> None:
+    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    gone(client, room_id, 2, 3600)  # Cy has been gone an hour
+    body = pause(client, room_id, ann)
+    assert body["pause_request"]["waiting_for"] == [1]
+    # Cy, gone when it was asked, does not answer it.
+    assert code(client.post(f"/api/rooms/{room_id}/pause/approve", headers=auth(cy))) == "forbidden"
+    assert pause(client, room_id, bo, "pause/approve")["paused"] is True
+
+    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    solo, token = made["room_id"], made["token"]
+    client.post(f"/api/rooms/{solo}/bots", json={"count": 1}, headers=auth(token))
+    assert client.post(f"/api/rooms/{solo}/start", headers=auth(token)).status_code == 200
+    body = pause(client, solo, token)  # the bot agrees: the game pauses at once
+    assert body["paused"] is True
+    assert lines(client, solo)[-1] == "Ann paused the game: no clocks and no alerts until someone resumes"
+
+
+def test_pausing_needs_a_match_in_play(client: TestClient) -> None:
+    room_id, (ann, _bo) = room_with(client, start=False)
+    assert code(client.post(f"/api/rooms/{room_id}/pause", headers=auth(ann))) == "not_started"
+
+
+def test_the_clock_stops_while_paused_and_restarts_on_resume(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann", "clock": 60}).json()
+    room_id, ann = made["room_id"], made["token"]
+    bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
+    client.post(f"/api/rooms/{room_id}/start", headers=auth(ann))
+    pause(client, room_id, ann)
+    pause(client, room_id, bo, "pause/approve")
+    # Ann is to act; her minute would have run out long ago: nobody may let a bot play for her.
+    age(client, room_id, 3600)
+    room = client.get(f"/api/rooms/{room_id}").json()
+    assert room["paused"] is True and room["deadline"] is None
+    refused = client.post(f"/api/rooms/{room_id}/seats/0/bot", headers=auth(bo))
+    assert code(refused) == "forbidden" and "paused" in refused.json()["error"]["message"]
+    # Gone for good while paused: still no stand-in, no removal.
+    monkeypatch.setattr(client.app.state.runtime.times, "gone_after", 0.0)  # type: ignore[attr-defined]
+    assert code(client.post(f"/api/rooms/{room_id}/seats/0/bot", headers=auth(bo))) == "forbidden"
+    assert code(client.post(f"/api/rooms/{room_id}/seats/1/remove", headers=auth(ann))) == "forbidden"
+    monkeypatch.setattr(client.app.state.runtime.times, "gone_after", 120.0)  # type: ignore[attr-defined]
+    # Moves are still accepted while paused.
+    card = client.get(f"/api/rooms/{room_id}/state", headers=auth(ann)).json()["legal_actions"][0]
+    assert (
+        client.post(f"/api/rooms/{room_id}/actions", json={"action": card}, headers=auth(ann)).status_code
+        == 200
+    )
+    age(client, room_id, 3600)
+    # Resumed: Bo, now to act, gets his whole minute from the resume, not from the old move.
+    before = time.time()
+    room = pause(client, room_id, ann, "resume")
+    from datetime import datetime
+
+    due = datetime.fromisoformat(room["deadline"]).timestamp()
+    assert before + 55 <= due <= time.time() + 61
+    assert code(client.post(f"/api/rooms/{room_id}/seats/1/bot", headers=auth(ann))) == "forbidden"
+    # Once the minute is over again, the others may let a bot play.
+    db = client.app.state.runtime.db  # type: ignore[attr-defined]
+    with db.transaction() as session:
+        session.execute(
+            update(Room).where(Room.id == room_id).values(resumed_at=utcnow() - timedelta(seconds=120))
+        )
+    assert client.post(f"/api/rooms/{room_id}/seats/1/bot", headers=auth(ann)).status_code == 200
+
+
+def test_the_pause_gate_holds_alerts_back(client: TestClient) -> None:
+    room_id, (ann, bo) = room_with(client)
+    gate = PauseGate(client.app.state.runtime.db)  # type: ignore[attr-defined]
+    alert = Alert(room_id, 1, "turn", "Tiny", "Tiny: your turn", "Ann played.", f"/r/{room_id}")
+    assert asyncio.run(gate.allows(alert, time.time())) is True
+    pause(client, room_id, ann)
+    assert asyncio.run(gate.allows(alert, time.time())) is True  # asked is not paused
+    pause(client, room_id, bo, "pause/approve")
+    assert asyncio.run(gate.allows(alert, time.time())) is False
+    pause(client, room_id, bo, "resume")
+    assert asyncio.run(gate.allows(alert, time.time())) is True
+
+
+def test_a_player_who_leaves_is_not_waited_for(client: TestClient) -> None:
+    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    pause(client, room_id, ann)
+    pause(client, room_id, bo, "pause/approve")
+    # Cy, the last one it waits for, leaves: a bot agrees in his place, and the game pauses.
+    assert client.post(f"/api/rooms/{room_id}/leave", headers=auth(cy)).status_code == 200
+    room = client.get(f"/api/rooms/{room_id}").json()
+    assert room["paused"] is True and room["pause_request"] is None
+    assert lines(client, room_id)[-1].startswith("The game is paused (asked by Ann, agreed by Bo)")
+    pause(client, room_id, bo, "resume")
+    # The asker leaves: the request goes with them.
+    pause(client, room_id, bo)
+    assert client.post(f"/api/rooms/{room_id}/leave", headers=auth(bo)).status_code == 200
+    room = client.get(f"/api/rooms/{room_id}").json()
+    assert room["paused"] is False and room["pause_request"] is None
+
+
+def test_an_unanswered_request_lapses(client: TestClient) -> None:
+    room_id, (ann, bo) = room_with(client)
+    body = pause(client, room_id, ann)
+    expires = body["pause_request"]["expires"]
+    from datetime import datetime
+
+    assert 890 <= (datetime.fromisoformat(expires) - utcnow()).total_seconds() <= 900
+    db = client.app.state.runtime.db  # type: ignore[attr-defined]
+    with db.transaction() as session:
+        room = session.get(Room, room_id)
+        assert room is not None and room.pause_request is not None
+        room.pause_request = {**room.pause_request, "expires": (utcnow() - timedelta(seconds=1)).isoformat()}
+    assert client.get(f"/api/rooms/{room_id}").json()["pause_request"] is None
+    assert code(client.post(f"/api/rooms/{room_id}/pause/approve", headers=auth(bo))) == "invalid_request"
+    assert pause(client, room_id, bo)["pause_request"]["by"] == 1  # may be asked again

@@ -1,0 +1,601 @@
+"""Web Push end to end without a push service: a local HTTP server plays the push service, the test is
+the browser (its own P-256 key pair and auth secret), and what arrives is decrypted and checked."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import http_ece
+import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from sqlalchemy import delete, select
+
+from app.config import Settings
+from app.main import create_app
+from app.models import PushSubscription, Room
+from tests import waiting
+from tests.app.conftest import NO_LIMITS, TestClient, auth
+
+GRACE = 0.3
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class PushService:
+    """A push service on 127.0.0.1: records every POST, answers per path (/hang never in time)."""
+
+    port: int = 0
+    received: list[Received] = field(default_factory=list)
+    status: dict[str, int] = field(default_factory=dict)
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def at(self, path: str) -> list[Received]:
+        return [r for r in self.received if r.path == path]
+
+
+@pytest.fixture
+def service() -> Iterator[PushService]:
+    state, server = run_service()
+    yield state
+    state.release.set()
+    server.shutdown()
+    server.server_close()
+
+
+def wait_for(check: Callable[..., bool], seconds: float = 30) -> None:
+    """Waits for what the alert path does (after its grace and its retries); generous, since a
+    loaded machine runs the dispatcher late, and a wait is not a measure of speed."""
+    waiting.wait_for(check, seconds)
+
+
+def run_service(port: int = 0) -> tuple[PushService, ThreadingHTTPServer]:
+    """A push service answering on `port` (any free one for 0) until its server is shut down."""
+    state = PushService()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length", "0"))
+            body = self.rfile.read(length)
+            state.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            if self.path.startswith("/hang"):
+                state.release.wait(30)
+            self.send_response(state.status.get(self.path, 201))
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 64  # a burst of sends never waits on the listen backlog
+
+    server = Server(("127.0.0.1", port), Handler)
+    server.daemon_threads = True
+    state.port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return state, server
+
+
+@dataclass
+class Device:
+    """The browser's side: a P-256 key pair and an auth secret, as PushManager.subscribe makes them."""
+
+    key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
+    secret: bytes = field(default_factory=lambda: os.urandom(16))
+
+    def subscription(self, endpoint: str) -> dict[str, Any]:
+        point = self.key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        return {
+            "endpoint": endpoint,
+            "expirationTime": None,
+            "keys": {"p256dh": b64url(point), "auth": b64url(self.secret)},
+        }
+
+    def decrypt(self, body: bytes) -> dict[str, Any]:
+        plain = http_ece.decrypt(body, private_key=self.key, auth_secret=self.secret, version="aes128gcm")
+        value: dict[str, Any] = json.loads(plain)
+        return value
+
+
+def _settings(database_url: str, **extra: Any) -> Settings:
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "bot_delay": 0,
+        "bind_host": "127.0.0.1",
+        "push_allow_insecure_endpoints": True,
+        "push_grace_seconds": GRACE,
+        "push_contact": "mailto:ops@example.org",
+        **NO_LIMITS,
+    }
+    values.update(extra)
+    return Settings(**values)
+
+
+@pytest.fixture
+def client(database_url: str, tiny: str) -> Iterator[TestClient]:
+    with TestClient(create_app(_settings(database_url))) as test_client:
+        yield test_client
+
+
+def table(client: TestClient, clock: int | None = None) -> tuple[str, list[str]]:
+    """Ann (seat 0, to act first) and Bo (seat 1), started."""
+    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    room_id, ann = made["room_id"], made["token"]
+    bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
+    if clock is not None:
+        set_clock = client.post(f"/api/rooms/{room_id}/clock", json={"seconds": clock}, headers=auth(ann))
+        assert set_clock.status_code == 200, set_clock.text
+    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(ann)).status_code == 200
+    return room_id, [ann, bo]
+
+
+def play(client: TestClient, room_id: str, token: str) -> float:
+    """Plays the seat's first legal card; returns how long the move took."""
+    state = client.get(f"/api/rooms/{room_id}/state", headers=auth(token)).json()
+    action = state["legal_actions"][0]
+    started = time.monotonic()
+    response = client.post(f"/api/rooms/{room_id}/actions", json={"action": action}, headers=auth(token))
+    took = time.monotonic() - started
+    assert response.status_code == 200, response.text
+    return took
+
+
+def subscriptions(client: TestClient, room_id: str) -> list[PushSubscription]:
+    db = client.app.state.runtime.db  # type: ignore[attr-defined]
+    with db.read() as session:
+        return list(session.scalars(select(PushSubscription).where(PushSubscription.room_id == room_id)))
+
+
+def verify_vapid(header: str, public_key: str, audience: str) -> dict[str, Any]:
+    """RFC 8292: `vapid t=<JWT>,k=<key>`, the JWT signed ES256 by that key, for the push service."""
+    scheme, _, params = header.partition(" ")
+    assert scheme == "vapid"
+    parts = dict(part.split("=", 1) for part in params.split(","))
+    assert parts["k"] == public_key
+    head, claims, signature = parts["t"].split(".")
+    assert json.loads(unb64url(head)) == {"typ": "JWT", "alg": "ES256"}
+    raw = unb64url(signature)
+    assert len(raw) == 64
+    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(public_key))
+    try:
+        key.verify(der, f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature as error:  # pragma: no cover - the assertion's message
+        raise AssertionError("the VAPID JWT's signature does not check with GET /api/push/key") from error
+    body: dict[str, Any] = json.loads(unb64url(claims))
+    assert body["aud"] == audience
+    assert body["sub"] == "mailto:ops@example.org"
+    assert time.time() < body["exp"] <= time.time() + 24 * 3600
+    return body
+
+
+def test_a_turn_alert_arrives_encrypted_signed_and_without_cards(
+    client: TestClient, service: PushService
+) -> None:
+    room_id, (ann, bo) = table(client)
+    public_key = client.get("/api/push/key").json()["public_key"]
+    assert len(unb64url(public_key)) == 65 and unb64url(public_key)[0] == 4
+    device = Device()
+    subscribed = client.post(
+        f"/api/rooms/{room_id}/push", json=device.subscription(service.url("/bo")), headers=auth(bo)
+    )
+    assert subscribed.status_code == 201, subscribed.text
+    # Every card of every hand, seen by the seats themselves before the move.
+    cards = {
+        a["card"]
+        for t in (ann, bo)
+        for a in client.get(f"/api/rooms/{room_id}/state", headers=auth(t)).json()["legal_actions"]
+    }
+    sent_at = time.monotonic()
+    play(client, room_id, ann)
+    wait_for(lambda: len(service.at("/bo")) == 1)
+    arrived = time.monotonic() - sent_at
+    assert arrived >= GRACE  # Bo had no socket open: alerted once the grace was over, not before
+    push = service.at("/bo")[0]
+    assert push.headers["content-encoding"] == "aes128gcm"
+    assert int(push.headers["ttl"]) > 0
+    assert re.fullmatch(r"[A-Za-z0-9_-]{1,32}", push.headers["topic"])
+    verify_vapid(push.headers["authorization"], public_key, f"http://127.0.0.1:{service.port}")
+    message = device.decrypt(push.body)
+    assert message == {
+        "game": "Tiny",
+        "room": room_id,
+        "event": "turn",
+        "title": "Tiny: your turn",
+        "body": "Ann played; the table waits for you.",
+        "url": f"/r/{room_id}",
+    }
+    text = json.dumps(message)
+    assert ann not in text and bo not in text
+    assert not re.search(r"\d", message["title"] + message["body"])  # no card, no number of any kind
+    assert all(isinstance(value, str) for value in message.values())
+    assert cards  # the hands were read
+    # Ann was to act at the start but holds no subscription: nothing else went out.
+    assert [r.path for r in service.received] == ["/bo"]
+
+
+def test_a_seat_with_a_socket_open_is_not_pinged(client: TestClient, service: PushService) -> None:
+    room_id, (ann, bo) = table(client)
+    client.post(
+        f"/api/rooms/{room_id}/push", json=Device().subscription(service.url("/bo")), headers=auth(bo)
+    )
+    with client.websocket_connect(f"/ws/rooms/{room_id}?token={bo}") as _socket:
+        play(client, room_id, ann)
+        time.sleep(GRACE * 4)
+        assert service.at("/bo") == []
+    # Bo closed the tab while it is still their turn: alerted a grace later.
+    wait_for(lambda: len(service.at("/bo")) == 1)
+
+
+def test_at_most_one_alert_a_minute_per_seat(client: TestClient, service: PushService) -> None:
+    room_id, (ann, bo) = table(client)
+    device = Device()
+    client.post(f"/api/rooms/{room_id}/push", json=device.subscription(service.url("/bo")), headers=auth(bo))
+    play(client, room_id, ann)
+    wait_for(lambda: len(service.at("/bo")) == 1)
+    play(client, room_id, bo)
+    play(client, room_id, ann)  # Bo's turn again, within the minute
+    time.sleep(GRACE * 5)
+    assert len(service.at("/bo")) == 1
+    # The held alert goes out once the minute is over (shortened here), under the same Topic.
+    client.app.state.runtime.alerts.per_seat = 0.5  # type: ignore[attr-defined]
+    wait_for(lambda: len(service.at("/bo")) == 2)
+    first, second = service.at("/bo")
+    assert first.headers["topic"] == second.headers["topic"]
+    assert device.decrypt(second.body)["event"] == "turn"
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_a_gone_subscription_is_dropped(client: TestClient, service: PushService, status: int) -> None:
+    room_id, (ann, bo) = table(client)
+    service.status["/gone"] = status
+    client.post(
+        f"/api/rooms/{room_id}/push", json=Device().subscription(service.url("/gone")), headers=auth(bo)
+    )
+    assert len(subscriptions(client, room_id)) == 1
+    play(client, room_id, ann)
+    wait_for(lambda: len(service.at("/gone")) == 1)
+    wait_for(lambda: subscriptions(client, room_id) == [])
+
+
+def test_a_failing_service_is_retried(
+    client: TestClient, service: PushService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.alerts.push.BACKOFF", (0.1, 0.1, 0.1))
+    room_id, (ann, bo) = table(client)
+    service.status["/busy"] = 503
+    client.post(
+        f"/api/rooms/{room_id}/push", json=Device().subscription(service.url("/busy")), headers=auth(bo)
+    )
+    play(client, room_id, ann)
+    wait_for(lambda: len(service.at("/busy")) == 4)  # the first attempt and three retries
+    time.sleep(0.5)
+    assert len(service.at("/busy")) == 4
+    assert len(subscriptions(client, room_id)) == 1  # a busy service is no reason to forget the device
+
+
+def test_a_hanging_push_service_slows_no_move(client: TestClient, service: PushService) -> None:
+    room_id, (ann, bo) = table(client)
+    client.post(
+        f"/api/rooms/{room_id}/push", json=Device().subscription(service.url("/hang")), headers=auth(bo)
+    )
+    play(client, room_id, ann)
+    wait_for(lambda: len(service.at("/hang")) == 1)  # the push service holds the request open now
+    moves = [play(client, room_id, seat) for seat in (bo, ann, bo)]
+    assert max(moves) < 1.0, moves  # the push service holds its request for 30 s
+
+
+def test_the_subscription_dies_with_the_seats_token(client: TestClient, service: PushService) -> None:
+    room_id, (ann, bo) = table(client)
+    client.post(
+        f"/api/rooms/{room_id}/push", json=Device().subscription(service.url("/bo")), headers=auth(bo)
+    )
+    assert [s.seat for s in subscriptions(client, room_id)] == [1]
+    assert client.post(f"/api/rooms/{room_id}/leave", headers=auth(bo)).status_code == 200
+    wait_for(lambda: subscriptions(client, room_id) == [])
+    play(client, room_id, ann)
+    time.sleep(GRACE * 4)
+    assert service.received == []
+
+
+def test_unsubscribing_stops_the_alerts(client: TestClient, service: PushService) -> None:
+    room_id, (ann, bo) = table(client)
+    subscription = Device().subscription(service.url("/bo"))
+    client.post(f"/api/rooms/{room_id}/push", json=subscription, headers=auth(bo))
+    # Only the seat that subscribed may remove it: Ann's call removes nothing of Bo's.
+    assert (
+        client.request(
+            "DELETE",
+            f"/api/rooms/{room_id}/push",
+            json={"endpoint": subscription["endpoint"]},
+            headers=auth(ann),
+        ).status_code
+        == 204
+    )
+    assert len(subscriptions(client, room_id)) == 1
+    gone = client.request(
+        "DELETE", f"/api/rooms/{room_id}/push", json={"endpoint": subscription["endpoint"]}, headers=auth(bo)
+    )
+    assert gone.status_code == 204
+    assert subscriptions(client, room_id) == []
+    play(client, room_id, ann)
+    time.sleep(GRACE * 4)
+    assert service.received == []
+
+
+def test_seat_request_and_end_of_match_alerts(client: TestClient, service: PushService) -> None:
+    room_id, (ann, bo) = table(client)
+    ann_device, bo_device = Device(), Device()
+    client.post(
+        f"/api/rooms/{room_id}/push", json=ann_device.subscription(service.url("/ann")), headers=auth(ann)
+    )
+    client.post(
+        f"/api/rooms/{room_id}/push", json=bo_device.subscription(service.url("/bo")), headers=auth(bo)
+    )
+    client.app.state.runtime.alerts.per_seat = 0  # type: ignore[attr-defined]
+    assert client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1}).status_code == 201
+    wait_for(lambda: any(bo_device.decrypt(r.body)["event"] == "seat_request" for r in service.at("/bo")))
+    while client.get(f"/api/rooms/{room_id}").json()["status"] == "playing":
+        to_act = client.get(f"/api/rooms/{room_id}/state", headers=auth(ann)).json()["to_act"]
+        play(client, room_id, ann if to_act == [0] else bo)
+    for path, device in (("/ann", ann_device), ("/bo", bo_device)):
+        wait_for(
+            lambda p=path, d=device: any(d.decrypt(r.body)["event"] == "finished" for r in service.at(p))
+        )
+    assert client.post(f"/api/rooms/{room_id}/rematch", headers=auth(ann)).status_code == 201
+    wait_for(lambda: any(bo_device.decrypt(r.body)["event"] == "rematch" for r in service.at("/bo")))
+    rematch = next(
+        bo_device.decrypt(r.body)
+        for r in service.at("/bo")
+        if bo_device.decrypt(r.body)["event"] == "rematch"
+    )
+    assert rematch["body"] == "Ann started a rematch. Join them."
+    assert not any(ann_device.decrypt(r.body)["event"] == "rematch" for r in service.at("/ann"))
+
+
+def test_a_clock_with_a_quarter_left_alerts(database_url: str, tiny: str, service: PushService) -> None:
+    with TestClient(create_app(_settings(database_url, push_grace_seconds=3600))) as client:
+        room_id, (ann, bo) = table(client, clock=4)
+        device = Device()
+        client.post(
+            f"/api/rooms/{room_id}/push", json=device.subscription(service.url("/bo")), headers=auth(bo)
+        )
+        moved = time.monotonic()
+        play(client, room_id, ann)
+        wait_for(lambda: len(service.at("/bo")) == 1)
+        assert time.monotonic() - moved >= 2.5  # three quarters of 4 seconds
+        message = device.decrypt(service.at("/bo")[0].body)
+        assert message["event"] == "clock"
+        assert message["title"] == "Tiny: your clock is running out"
+
+
+BAD_ENDPOINTS = [
+    "https://10.1.2.3/push",  # private
+    "https://192.168.1.9/push",
+    "https://169.254.169.254/latest/meta-data",  # link-local (cloud metadata)
+    "https://[::1]/push",  # loopback
+    "https://[fe80::1]/push",
+    "https://localhost/push",
+    "http://8.8.8.8/push",  # not https
+    "ftp://8.8.8.8/push",
+    "https://user:pw@8.8.8.8/push",
+    "not a url",
+    "https://" + "a" * 3000 + ".example/push",
+]
+
+
+@pytest.mark.parametrize("endpoint", BAD_ENDPOINTS)
+def test_only_https_endpoints_on_public_addresses(sqlite_url: str, tiny: str, endpoint: str) -> None:
+    from app.db import upgrade
+
+    upgrade(sqlite_url)
+    with TestClient(create_app(_settings(sqlite_url, push_allow_insecure_endpoints=False))) as client:
+        room_id, (_ann, bo) = table(client)
+        refused = client.post(
+            f"/api/rooms/{room_id}/push", json=Device().subscription(endpoint), headers=auth(bo)
+        )
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["error"]["code"] == "invalid_request"
+        assert subscriptions(client, room_id) == []
+        # A public https endpoint is taken.
+        taken = client.post(
+            f"/api/rooms/{room_id}/push",
+            json=Device().subscription("https://8.8.8.8/push/x"),
+            headers=auth(bo),
+        )
+        assert taken.status_code == 201
+
+
+def test_bad_subscriptions_are_refused(client: TestClient, service: PushService) -> None:
+    room_id, (_ann, bo) = table(client)
+    good = Device().subscription(service.url("/bo"))
+    url = f"/api/rooms/{room_id}/push"
+
+    def refused(body: Any, headers: dict[str, str] | None = None) -> str:
+        response = client.post(url, json=body, headers=auth(bo) if headers is None else headers)
+        assert response.status_code in (401, 422), response.text
+        return str(response.json()["error"]["code"])
+
+    assert refused({**good, "keys": {**good["keys"], "auth": b64url(b"short")}}) == "invalid_request"
+    assert (
+        refused({**good, "keys": {**good["keys"], "p256dh": b64url(b"\x04" + b"\x01" * 64)}})
+        == "invalid_request"
+    )
+    assert refused({**good, "keys": {"p256dh": good["keys"]["p256dh"]}}) == "invalid_request"
+    assert refused({"keys": good["keys"]}) == "invalid_request"
+    assert refused({**good, "endpoint": 5}) == "invalid_request"
+    assert refused(good, headers={}) == "unauthorized"  # a spectator has no seat to alert
+    assert refused(good, headers=auth("not-a-token")) == "unauthorized"
+    assert client.post("/api/rooms/zzzzzzzzzzzz/push", json=good, headers=auth(bo)).status_code == 404
+    assert subscriptions(client, room_id) == []
+
+
+def test_insecure_endpoints_are_refused_on_a_public_address(sqlite_url: str) -> None:
+    with pytest.raises(ValueError, match="loopback"):
+        create_app(_settings(sqlite_url, bind_host="0.0.0.0"))
+
+
+def test_the_key_pair_is_kept_across_restarts(database_url: str, tiny: str) -> None:
+    keys = []
+    for _ in range(2):
+        with TestClient(create_app(_settings(database_url))) as client:
+            keys.append(client.get("/api/push/key").json()["public_key"])
+    assert keys[0] == keys[1]
+
+
+def test_the_subscription_dies_with_the_room(client: TestClient, service: PushService) -> None:
+    room_id, (_ann, bo) = table(client)
+    client.post(
+        f"/api/rooms/{room_id}/push", json=Device().subscription(service.url("/bo")), headers=auth(bo)
+    )
+    assert len(subscriptions(client, room_id)) == 1
+    db = client.app.state.runtime.db  # type: ignore[attr-defined]
+    with db.transaction() as session:
+        # What pruning does to an expired room (app/retention.py deletes its row).
+        session.execute(delete(Room).where(Room.id == room_id))
+    assert subscriptions(client, room_id) == []
+
+
+def test_a_key_from_the_settings_is_used(sqlite_url: str, tiny: str) -> None:
+    from app.db import upgrade
+
+    upgrade(sqlite_url)
+    key = ec.generate_private_key(ec.SECP256R1())
+    raw = b64url(key.private_numbers().private_value.to_bytes(32, "big"))
+    public = b64url(
+        key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+    )
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    for setting in (raw, pem.decode()):
+        with TestClient(create_app(_settings(sqlite_url, push_vapid_private_key=setting))) as client:
+            assert client.get("/api/push/key").json() == {"public_key": public}
+
+
+def test_the_worker_manifest_and_offline_page_are_served(client: TestClient) -> None:
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200
+    assert worker.headers["service-worker-allowed"] == "/"
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert "content-security-policy" in worker.headers  # the site's policy, which the worker keeps to
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.headers["content-type"].startswith("application/manifest+json")
+    body = manifest.json()
+    assert body["start_url"] == "/" and body["display"] == "standalone"
+    for icon in body["icons"]:
+        image = client.get(icon["src"])
+        assert image.status_code == 200 and image.content.startswith(b"\x89PNG")
+        width, height = (
+            int.from_bytes(image.content[16:20], "big"),
+            int.from_bytes(image.content[20:24], "big"),
+        )
+        assert f"{width}x{height}" == icon["sizes"]
+    offline = client.get("/offline")
+    assert offline.status_code == 200
+    assert (
+        "You&#39;re offline: your games wait for you" in offline.text
+        or "You're offline: your games wait for you" in offline.text
+    )
+
+
+def test_subscribing_during_ones_turn_alerts_for_that_turn(client: TestClient, service: PushService) -> None:
+    room_id, (ann, _bo) = table(client)  # Ann's turn from the start, before anyone subscribed
+    device = Device()
+    client.post(
+        f"/api/rooms/{room_id}/push", json=device.subscription(service.url("/ann")), headers=auth(ann)
+    )
+    wait_for(lambda: len(service.at("/ann")) == 1)
+    assert device.decrypt(service.at("/ann")[0].body)["body"] == "The table waits for you."
+
+
+def test_the_contact_is_a_mailto_or_https_address(sqlite_url: str) -> None:
+    with pytest.raises(ValueError, match="mailto"):
+        _settings(sqlite_url, push_contact="ops@example.org")
+
+
+def test_a_turn_alert_survives_a_restart_and_goes_once(
+    database_url: str, tiny: str, service: PushService
+) -> None:
+    settings = _settings(database_url, push_grace_seconds=1.5)
+    device = Device()
+    with TestClient(create_app(settings)) as client:
+        room_id, (ann, bo) = table(client)
+        client.post(
+            f"/api/rooms/{room_id}/push", json=device.subscription(service.url("/bo")), headers=auth(bo)
+        )
+        play(client, room_id, ann)
+    # The server stopped before Bo's grace was over: nothing went out, and nothing will from it.
+    assert service.at("/bo") == []
+    restarted = time.monotonic()
+    with TestClient(create_app(settings)) as client:
+        wait_for(lambda: len(service.at("/bo")) == 1)
+        assert time.monotonic() - restarted >= 1.5  # a grace after the start
+        message = device.decrypt(service.at("/bo")[0].body)
+        assert (message["event"], message["body"]) == ("turn", "Ann played; the table waits for you.")
+    # Another restart during the same turn: Bo was alerted for it already.
+    with TestClient(create_app(settings)) as client:
+        time.sleep(1.5 * 2.5)
+        assert len(service.at("/bo")) == 1
+        # Bo's next turn is a new one: alerted again (the minute's limit lifted here).
+        client.app.state.runtime.alerts.per_seat = 0  # type: ignore[attr-defined]
+        play(client, room_id, bo)
+        play(client, room_id, ann)
+        wait_for(lambda: len(service.at("/bo")) == 2)
+        assert device.decrypt(service.at("/bo")[1].body)["event"] == "turn"
+
+
+def test_a_clock_alert_survives_a_restart_and_goes_once(
+    database_url: str, tiny: str, service: PushService
+) -> None:
+    settings = _settings(database_url, push_grace_seconds=3600)
+    device = Device()
+    with TestClient(create_app(settings)) as client:
+        room_id, (ann, bo) = table(client, clock=8)
+        client.post(
+            f"/api/rooms/{room_id}/push", json=device.subscription(service.url("/bo")), headers=auth(bo)
+        )
+        moved = time.monotonic()
+        play(client, room_id, ann)
+    with TestClient(create_app(settings)) as client:
+        wait_for(lambda: len(service.at("/bo")) == 1)
+        assert time.monotonic() - moved >= 5.5  # three quarters of 8 seconds
+        assert device.decrypt(service.at("/bo")[0].body)["event"] == "clock"
+    assert time.monotonic() - moved < 7  # still Bo's move with a quarter of the clock past
+    with TestClient(create_app(settings)) as client:
+        time.sleep(0.8)
+        assert len(service.at("/bo")) == 1

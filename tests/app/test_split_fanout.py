@@ -1,0 +1,129 @@
+"""The fan-out sends what every viewer shares once per move and each seat's own part per seat
+(app/realtime/split.py): over whole random matches of every game, every socket's patches still turn
+its body into exactly the body GET /state answers that viewer at that version, and no frame a seat
+is sent holds a card that seat may not see."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import jsonpatch
+import pytest
+from starlette.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+from app.playing.views import state_body
+from app.services.matches import status_after
+from engines.core import conformance, game_ids, get_engine
+
+from .conftest import auth
+from .players import InProcessSocket, Player, play_to_the_end
+
+
+class Recording:
+    """A socket that keeps the text of every frame it receives."""
+
+    def __init__(self, socket: InProcessSocket) -> None:
+        self.socket = socket
+        self.texts: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.socket.send(text)
+
+    def recv(self, timeout: float) -> str:
+        text = self.socket.recv(timeout)
+        self.texts.append(text)
+        return text
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    # Rate limits off: the test polls every seat's state between moves from one client.
+    with TestClient(create_app(Settings(database_url=database_url, bot_delay=0, rate_per_second=0))) as test:
+        yield test
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_every_socket_patches_to_exactly_its_state_body(client: TestClient, game: str) -> None:
+    engine = get_engine(game)
+    seats = max(2, engine.spec.min_players)
+    assert seats <= engine.spec.max_players
+    created = client.post("/api/rooms", json={"game": game, "name": "Ann"}).json()
+    room_id, host = created["room_id"], created["token"]
+    tokens = [host] + [
+        client.post(f"/api/rooms/{room_id}/join", json={"name": f"P{n}"}).json()["token"]
+        for n in range(1, seats)
+    ]
+    answered: list[tuple[int | None, dict[str, Any]]] = []
+    with ExitStack() as stack:
+        sockets: list[tuple[Player, Recording]] = []
+        for seat, token in [*enumerate(tokens), (None, None)]:
+            query = f"?token={token}" if token else ""
+            session = stack.enter_context(client.websocket_connect(f"/ws/rooms/{room_id}{query}"))
+            recording = Recording(InProcessSocket(session))
+            sockets.append((Player(seat, token, recording), recording))
+        client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+
+        def public() -> dict[str, Any]:
+            # What GET /state answers each viewer between moves, kept to compare with the sockets.
+            for seat, token in enumerate(tokens):
+                answered.append((seat, client.get(f"/api/rooms/{room_id}/state", headers=auth(token)).json()))
+            body: dict[str, Any] = client.get(f"/api/rooms/{room_id}/state").json()
+            answered.append((None, body))
+            return body
+
+        players = [player for player, _ in sockets[:-1]]
+        play_to_the_end(players, public, seed=5)
+        final = public()
+        for player, _ in sockets:
+            player.sync(final["version"])
+
+    log = client.get(f"/api/rooms/{room_id}/log").json()
+    state = engine.setup(log["players"], log["seed"], engine.spec.parse_options(log["options"]))
+    states = {1: state}
+    for entry in log["entries"]:
+        state = engine.apply(state, entry["seat"], entry["action"])
+        states[entry["seq"] + 1] = state
+    assert engine.result(state) is not None and max(states) == final["version"]
+
+    # Whether a seat could take back the last action is the server's to say (it asks the table's
+    # takebacks): the sockets must say what GET /state said at the same version.
+    taking_back = {(seat, answer["version"]): answer["can_take_back"] for seat, answer in answered}
+
+    def expected(version: int, seat: int | None) -> dict[str, Any]:
+        at = states[version]
+        body = state_body(game, at, version, status_after(engine.result(at)), seat)
+        body["can_take_back"] = taking_back.get((seat, version), False)
+        return body
+
+    # GET /state is the same body the in-process builder gives, so the sockets are checked against it.
+    for seat, answer in answered:
+        assert answer == expected(answer["version"], seat)
+    assert any(taking_back.values()), "a played card could be taken back somewhere in the match"
+    patches = 0
+    for player, recording in sockets:
+        body: dict[str, Any] = {}
+        for text in recording.texts:
+            message = json.loads(text)
+            if message["type"] == "snapshot":
+                body = message["state"]
+            elif message["type"] == "patch":
+                # No frame names a card this seat may not see (another seat's hand, the deck).
+                secret = engine.hidden_ids(states[message["version"]], player.seat)
+                assert not set(conformance.card_ids(message["ops"])) & secret, (player.seat, text)
+                for op in message["ops"]:
+                    if op["path"].endswith("/id"):
+                        assert op["value"] not in secret, (player.seat, op)
+                body = jsonpatch.apply_patch(body, message["ops"])
+                patches += 1
+            else:
+                continue
+            if body["version"] > 0:
+                assert body == expected(body["version"], player.seat), (player.seat, body["version"])
+        assert body == expected(final["version"], player.seat)
+    # Every socket was patched along the whole match (a move may change nothing a viewer sees).
+    assert patches >= len(sockets) * len(log["entries"]) // 2

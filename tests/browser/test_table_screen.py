@@ -1,0 +1,539 @@
+"""One table, many screens: the table screen (`/r/{id}/screen`) at 1920 x 1080 with three phones
+(375 x 812) and one remote laptop (1280 x 800) in each room, for all four games: a whole Mooki
+Island match (two seats: the third phone and the laptop watch) and its rematch, a whole Mojo round,
+Moby Trick tricks and a Mokuru Duel. The host marks the screen as the table from their phone in
+three of them; in Mojo it stays a plain spectator. The screen's socket is checked frame by frame: it
+never carries a card id that some seat holds hidden at that version, and the table it rebuilds is
+exactly the spectator's public state."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import jsonpatch
+import pytest
+from playwright.sync_api import Page, WebSocket, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from engines.mokuru.cards import CARDS
+from engines.mokuru.engine import MokuruEngine
+from tests.servers import ServeProcess
+
+from .support import SCREENSHOTS, card_ids, version
+from .test_mokuru_duel import key, plain, serve_seeded  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.browser
+
+SCREEN = (1920, 1080)
+PHONE = (375, 812)
+LAPTOP = (1280, 800)
+SHOTS = SCREENSHOTS / "screen"
+MOVE = "#table [data-action]:not([disabled]) >> visible=true"
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
+
+
+class ScreenFrames:
+    """Every frame the table screen's socket received: the card ids it carried, by version, and
+    the state body the frames add up to at each version."""
+
+    def __init__(self, page: Page) -> None:
+        self.ids: list[tuple[int, set[int]]] = []
+        self.states: dict[int, dict[str, Any]] = {}
+        self.urls: list[str] = []
+        self._state: dict[str, Any] | None = None
+        page.on("websocket", self._attach)
+
+    def _attach(self, socket: WebSocket) -> None:
+        self.urls.append(socket.url)
+        socket.on("framereceived", self._received)
+
+    def _received(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message["type"] == "snapshot":
+            self._state = message["state"]
+            self.ids.append((message["version"], card_ids(message["state"])))
+        elif message["type"] == "patch" and self._state is not None:
+            self._state = jsonpatch.apply_patch(self._state, message["ops"])
+            carried: set[int] = set()
+            for op in message["ops"]:
+                carried |= card_ids(op.get("value"))
+                if op["path"].endswith("/id") and isinstance(op.get("value"), int):
+                    carried.add(op["value"])
+            self.ids.append((message["version"], carried))
+        else:
+            # Room bodies and chat carry no cards; if one ever did, the check below would see it.
+            self.ids.append((-1, card_ids(message)))
+            return
+        self.states[message["version"]] = self._state
+
+
+class Hidden:
+    """What each seat holds that a spectator may not see, sampled from every seat's GET /state at
+    moments when they all stand at the same version, with the spectator's body at that version."""
+
+    def __init__(self, base_url: str, room_id: str) -> None:
+        self.base = f"{base_url}/api/rooms/{room_id}"
+        self.tokens: list[str] = []
+        self.hidden: dict[int, set[int]] = {}
+        self.public: dict[int, dict[str, Any]] = {}
+
+    def sample(self) -> None:
+        for _ in range(5):
+            spectator = httpx.get(f"{self.base}/state").json()
+            seats = [httpx.get(f"{self.base}/state", headers=_auth(t)).json() for t in self.tokens]
+            after = httpx.get(f"{self.base}/state").json()
+            versions = {spectator["version"], after["version"], *(s["version"] for s in seats)}
+            if len(versions) == 1:
+                shown = card_ids(spectator["view"])
+                held = set().union(*(card_ids(s["view"]) for s in seats)) - shown
+                self.hidden[spectator["version"]] = held
+                self.public[spectator["version"]] = spectator
+                return
+            time.sleep(0.05)
+
+    def check(self, frames: ScreenFrames, *, at_least: int, holds_hidden: bool = True) -> None:
+        checked = 0
+        for seen_version, ids in frames.ids:
+            held = self.hidden.get(seen_version)
+            if held is not None:
+                assert not ids & held, f"the screen saw hidden cards {ids & held} at version {seen_version}"
+                checked += 1
+        assert checked >= at_least, f"only {checked} frames were checked against the seats' hands"
+        if holds_hidden:
+            assert any(self.hidden.values()), "no seat ever held a hidden card: the check proved nothing"
+        matched = [v for v in self.public if v in frames.states]
+        assert len(matched) >= at_least
+        for v in matched:
+            assert frames.states[v] == self.public[v], (
+                f"the screen's table differs from the public one at {v}"
+            )
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def token_of(page: Page, room_id: str) -> str:
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('motable.seats') || '{}')")
+    token: str = stored[room_id]["token"]
+    return token
+
+
+def open_screen(new_player: Callable[..., Page], base_url: str, room_id: str) -> tuple[Page, ScreenFrames]:
+    screen = new_player(*SCREEN)
+    frames = ScreenFrames(screen)
+    screen.goto(f"{base_url}/r/{room_id}/screen")
+    expect(screen.locator("#screen-conn")).to_have_text("Live")
+    return screen, frames
+
+
+def host_room(base_url: str, game: str, options: dict[str, Any] | None = None) -> tuple[str, str]:
+    made = httpx.post(f"{base_url}/api/rooms", json={"game": game, "name": "Ann", "options": options or {}})
+    assert made.status_code == 201, made.text
+    body = made.json()
+    return body["room_id"], body["token"]
+
+
+def phone_holding(new_player: Callable[..., Page], base_url: str, room_id: str, token: str) -> Page:
+    """The host's seat opened on a phone from its private seat link."""
+    phone = new_player(*PHONE)
+    phone.goto(f"{base_url}/r/{room_id}#seat={token}")
+    expect(phone.locator("#room-sub")).to_contain_text("You are Ann")
+    return phone
+
+
+def joins(page: Page, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    expect(page.locator("#room-sub")).to_contain_text(f"You are {name}")
+
+
+def start(base_url: str, room_id: str, host: str, starter: int | str = 0) -> None:
+    answer = httpx.post(
+        f"{base_url}/api/rooms/{room_id}/start", json={"starter": starter}, headers=_auth(host)
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def click_a_move(page: Page) -> bool:
+    """Click the first move the page offers (visible: a phone's hand view hides the table)."""
+    moves = page.locator(MOVE)
+    if not moves.count() or page.locator("#round-summary:not([hidden])").count():
+        return False
+    before = version(page)
+    moves.first.click()
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    return True
+
+
+def in_hand_view(phone: Page, name: str, chooses: bool = False) -> None:
+    """The phone shows only its hand. `chooses`: it was opened from a seat link, not the screen's QR
+    code, so it shows the whole table (as for a friend playing remotely) until the player taps
+    "Hand only"."""
+    said = phone.evaluate("() => document.getElementById('room-sub').textContent")
+    if chooses:
+        expect(phone.locator("#hand-bar .hand-toggle")).to_have_text("Hand only", timeout=10_000)
+        expect(phone.locator("#room.is-hand-view")).to_have_count(0)
+        phone.click("#hand-bar .hand-toggle")
+    expect(phone.locator("#room.is-hand-view"), f"{name}'s phone ({said})").to_have_count(1, timeout=10_000)
+    expect(phone.locator("#hand-bar")).to_be_visible()
+    expect(phone.locator("#hand-bar .hand-score")).to_contain_text(name)
+    # The table is on the screen: no score pad, no log, no chat on the phone.
+    expect(phone.locator("#scorepad")).to_be_hidden()
+    expect(phone.locator("#game-log")).to_be_hidden()
+
+
+def close_summaries(pages: list[Page]) -> None:
+    for page in pages:
+        # The button that closes it: the final summary also offers a rematch beside it.
+        button = page.locator("#round-summary:not([hidden]) .button-row button.summary-close")
+        if button.count():
+            button.click()
+
+
+def play(pages: list[Page], hidden: Hidden, done: Callable[[], bool], seconds: float = 150) -> int:
+    moves = 0
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the table did not get there in time"
+        close_summaries(pages)
+        acted = False
+        for page in pages:
+            if click_a_move(page):
+                acted = True
+                moves += 1
+                hidden.sample()
+        if not acted:
+            hidden.sample()
+            time.sleep(0.1)
+    return moves
+
+
+def screen_version(screen: Page) -> int:
+    return int(screen.evaluate("() => Number(document.body.dataset.version || 0)"))
+
+
+def watches(page: Page, url: str) -> None:
+    """Opens a full room: no seat to take, the page watches."""
+    page.goto(url)
+    expect(page.locator("#join-panel")).to_be_hidden()
+    expect(page.locator("#room-sub")).to_contain_text("You are watching")
+
+
+def mark_the_screen(screen: Page, host: Page, game: str) -> None:
+    """The host types the code the screen shows on their phone: the screen becomes the table."""
+    code = screen.locator("#screen-code")
+    expect(code).to_have_text(re.compile(r"^\d{4}$"))
+    expect(screen.locator("#screen-host")).to_be_hidden()
+    host.locator("#screen-mark summary").click()
+    host.fill("#screen-mark-code", code.inner_text())
+    shot(host, f"phone-host-marks-the-screen-{game}")
+    host.locator("#screen-mark-form button[type=submit]").click()
+    expect(host.locator("#screen-mark-done")).to_be_visible()
+    expect(host.locator("#screen-mark-summary")).to_have_text("Table screen: on")
+    expect(screen.locator("#screen-badge")).to_be_visible()
+    expect(screen.locator("#screen-pair")).to_be_hidden()
+
+
+class Four:
+    """One room's devices: the table screen, three phones and a remote laptop."""
+
+    def __init__(
+        self, new_player: Callable[..., Page], base: str, game: str, options: dict[str, Any]
+    ) -> None:
+        self.base = base
+        self.room_id, self.host = host_room(base, game, options)
+        self.url = f"{base}/r/{self.room_id}"
+        self.screen, self.frames = open_screen(new_player, base, self.room_id)
+        self.hidden = Hidden(base, self.room_id)
+        # Ann hosts from her phone (her private seat link); Bo scanned the screen's QR code; Cy opened
+        # the shared link on his phone; Di plays (or watches) from home on a laptop.
+        self.ann = phone_holding(new_player, base, self.room_id, self.host)
+        self.bo = new_player(*PHONE)
+        self.cy = new_player(*PHONE)
+        self.di = new_player(*LAPTOP)
+
+    def seat_everyone(self) -> None:
+        joins(self.bo, f"{self.url}?hand", "Bo")
+        joins(self.cy, self.url, "Cy")
+        joins(self.di, self.url, "Di")
+        self.hidden.tokens = [self.host, *(token_of(p, self.room_id) for p in (self.bo, self.cy, self.di))]
+
+    @property
+    def phones(self) -> list[Page]:
+        return [self.ann, self.bo, self.cy]
+
+    def room(self) -> dict[str, Any]:
+        body: dict[str, Any] = httpx.get(f"{self.base}/api/rooms/{self.room_id}").json()
+        return body
+
+
+def test_a_whole_mooki_island_match_on_the_marked_table_screen_and_its_rematch(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    t = Four(new_player, server.base_url, "mooki-island", {})
+    screen = t.screen
+    # The screen holds a wake lock, so the TV does not dim between moves.
+    expect(screen.locator("body")).to_have_attribute("data-awake", "yes")
+    # Waiting: Ann's token, and a QR code with the short link for the one open seat.
+    expect(screen.locator("#screen-waiting")).to_be_visible()
+    expect(screen.locator("#screen-seats [data-seat='0']")).to_contain_text("Ann")
+    open_seat = screen.locator("#screen-seats [data-open-seat]")
+    expect(open_seat).to_have_count(1)
+    expect(open_seat.locator(".screen-qr svg")).to_be_visible()
+    expect(open_seat.locator(".screen-link")).to_have_text(f"{t.base.split('://')[1]}/r/{t.room_id}")
+    expect(screen.locator("#screen-pair")).to_be_visible()
+    shot(screen, "screen-waiting-mooki-island")
+    shot(t.ann, "phone-host-waiting-mooki-island")
+
+    # Ann makes the screen the table from her phone; it stays so when the screen reloads.
+    mark_the_screen(screen, t.ann, "mooki-island")
+    assert t.room()["table_screen"] is True
+    screen.reload()
+    expect(screen.locator("#screen-badge")).to_be_visible()
+    expect(screen.locator("#screen-host")).to_be_visible()
+    expect(screen.locator("#screen-start")).to_be_disabled()  # one player is not enough
+    shot(t.ann, "phone-host-marked-mooki-island")
+
+    joins(t.bo, f"{t.url}?hand", "Bo")  # the QR code's address
+    watches(t.cy, f"{t.url}?hand")  # the table is full: the third phone looks on
+    watches(t.di, t.url)
+    expect(screen.locator("#screen-seats [data-open-seat]")).to_have_count(0)
+    expect(screen.locator("#screen-waiting-title")).to_have_text("The table is full")
+    assert t.room()["screen"] is True
+    t.hidden.tokens = [t.host, token_of(t.bo, t.room_id)]
+    expect(screen.locator("#screen-bot")).to_be_hidden()  # no seat left for a bot
+    shot(screen, "screen-waiting-full-mooki-island")
+    # The screen starts the match: the host's part, from the sofa.
+    screen.click("#screen-start")
+    expect(screen.locator("#screen-game")).to_be_visible()
+    for phone, name in ((t.ann, "Ann"), (t.bo, "Bo")):
+        # Around a marked table a seated phone shows its hand, whichever link opened it.
+        in_hand_view(phone, name)
+        # The other collection is on the screen, not on the phone.
+        expect(phone.locator("#table .mk-collection.is-theirs")).to_be_hidden()
+    for watcher in (t.cy, t.di):
+        expect(watcher.locator("#hand-bar")).to_be_hidden()
+        expect(watcher.locator("#room.is-hand-view")).to_have_count(0)
+    expect(t.di.locator("#table .mk-collection").first).to_be_visible()
+    # Started from the screen, the room's options decide who starts.
+    expect(screen.locator("#screen-turn .screen-turn-text")).to_have_text(re.compile(r"^(Ann|Bo)'s turn$"))
+
+    players = [t.ann, t.bo]
+    played = play(players, t.hidden, lambda: screen_version(screen) >= 6, seconds=60)
+    assert played >= 5
+    expect(screen.locator("#screen-latest")).not_to_be_empty()
+    expect(screen.locator("#screen-side #game-log li").first).to_be_visible()
+    shot(screen, "screen-mooki-island")
+    shot(t.ann, "phone-hand-mooki-island")
+    # "Show table" brings the whole table back on the phone, and hides it again.
+    t.bo.click("#hand-bar .hand-toggle")
+    expect(t.bo.locator("#room.is-hand-view")).to_have_count(0)
+    expect(t.bo.locator("#table .mk-collection.is-theirs")).to_be_visible()
+    t.bo.click("#hand-bar .hand-toggle")
+    expect(t.bo.locator("#room.is-hand-view")).to_have_count(1)
+
+    over = screen.locator("#screen-over:not([hidden])")
+    play(players, t.hidden, lambda: over.count() > 0, seconds=240)
+    expect(screen.locator("#screen-over h2")).to_contain_text("win")
+    expect(screen.locator("#screen-turn .screen-turn-text")).to_have_text("Game over")
+    shot(screen, "screen-mooki-island-end")
+    t.hidden.check(t.frames, at_least=10)
+    assert all(url.endswith(f"/ws/rooms/{t.room_id}?screen=1") for url in t.frames.urls)
+
+    # The screen opens the rematch and follows into it, still the table; Ann's seat is kept for her.
+    # The final scores offer it first; the result under them offers it too once they close.
+    screen.locator("#round-summary:not([hidden]) button", has_text="Rematch").click()
+    screen.wait_for_url(re.compile(r"/r/(?!" + t.room_id + r")[^/]+/screen$"))
+    rematch = t.room()["rematch"]
+    assert rematch and screen.url.endswith(f"/r/{rematch}/screen")
+    expect(screen.locator("#screen-badge")).to_be_visible()
+    expect(screen.locator("#screen-seats [data-seat='0']")).to_contain_text("Ann")
+    close_summaries([t.ann])
+    t.ann.locator("#game-over button", has_text="Join the rematch").click()
+    t.ann.wait_for_url(f"{t.base}/r/{rematch}")
+    expect(t.ann.locator("#room-sub")).to_contain_text("You are Ann")
+    expect(t.ann.locator("#screen-mark-summary")).to_have_text("Table screen: on")
+    assert [s["name"] for s in httpx.get(f"{t.base}/api/rooms/{rematch}").json()["seats"]] == ["Ann"]
+
+
+def test_a_whole_mojo_round_with_three_phones_and_a_remote_laptop_on_a_plain_screen(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    # The default target: the round ends well before the match does.
+    t = Four(new_player, server.base_url, "mojo", {})
+    t.seat_everyone()
+    screen = t.screen
+    expect(screen.locator("#screen-seats .screen-seat[data-seat]")).to_have_count(4)
+    expect(screen.locator("#screen-seats [data-open-seat]")).to_have_count(4)  # Mojo seats up to 8
+    # Nobody marked it: the screen offers its code, and does none of the host's things.
+    expect(screen.locator("#screen-pair")).to_be_visible()
+    expect(screen.locator("#screen-host")).to_be_hidden()
+    assert t.room()["table_screen"] is False
+    shot(screen, "screen-waiting-mojo")
+    start(t.base, t.room_id, t.host)
+
+    # A plain screen: the QR code's phone shows its hand; the others choose it ("Hand only").
+    in_hand_view(t.ann, "Ann", chooses=True)
+    in_hand_view(t.bo, "Bo")
+    in_hand_view(t.cy, "Cy", chooses=True)
+    expect(t.ann.locator("#hand")).to_be_visible()
+    expect(t.ann.locator("#table .table-seats")).to_be_hidden()
+    # The remote laptop plays as today: the whole table, the score pad, the log.
+    expect(t.di.locator("#room.is-hand-view")).to_have_count(0)
+    expect(t.di.locator("#hand-bar")).to_be_hidden()
+    expect(t.di.locator("#scorepad")).to_be_visible()
+    expect(t.di.locator("#table .table-seats")).to_be_visible()
+    # No hand on the screen: the spectator's view has none.
+    expect(screen.locator("#screen-table .table-seats")).to_be_visible()
+    assert screen.locator("#screen-table #hand [data-card-id]").count() == 0
+    # Each seat in its own colour and shape, as on the players' pages.
+    looks = screen.eval_on_selector_all(
+        "#screen-table .table-seats .avatar",
+        "ns => ns.map((n) => [getComputedStyle(n).backgroundColor, n.dataset.mark])",
+    )
+    assert len(looks) == 4 and len({tuple(look) for look in looks}) == 4, looks
+
+    players = [t.ann, t.bo, t.cy, t.di]
+    play(players, t.hidden, lambda: screen_version(screen) >= 9, seconds=60)
+    expect(screen.locator("#screen-latest")).not_to_be_empty()
+    expect(screen.locator("#screen-turn .screen-turn-text")).to_contain_text("turn")
+    shot(screen, "screen-mojo")
+    shot(t.bo, "phone-hand-mojo")
+
+    # To the round's end: its scores on the screen's pad and in its round summary.
+    def round_over() -> bool:
+        return bool(t.room()["scorepad"]["rounds"])
+
+    play(players, t.hidden, round_over, seconds=150)
+    expect(screen.locator("#round-summary")).to_be_visible()
+    expect(screen.locator("#round-summary")).to_contain_text("Round 1 is over")
+    expect(screen.locator("#scorepad")).to_contain_text("Ann")
+    shot(screen, "screen-mojo-round-end")
+    shot(t.cy, "phone-hand-mojo-round-end")
+    t.hidden.check(t.frames, at_least=20)
+
+
+def test_moby_trick_tricks_around_the_marked_table_screen(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    t = Four(new_player, server.base_url, "moby-trick", {})
+    mark_the_screen(t.screen, t.ann, "moby-trick")
+    t.seat_everyone()
+    screen = t.screen
+    expect(screen.locator("#screen-bot")).to_be_hidden()  # Moby Trick seats four: no room for a bot
+    screen.click("#screen-start")
+    # Around the marked table every seated phone shows its hand; the remote laptop the table.
+    for phone, name in ((t.ann, "Ann"), (t.bo, "Bo"), (t.cy, "Cy")):
+        in_hand_view(phone, name)
+    expect(t.ann.locator("#table .moby-compass")).to_be_hidden()
+    expect(t.di.locator("#hand-bar")).to_be_hidden()
+    expect(t.di.locator("#table .moby-compass")).to_be_visible()
+    expect(screen.locator("#screen-table .moby-compass")).to_be_visible()
+
+    def two_tricks() -> bool:
+        return screen.locator("#screen-side #game-log li", has_text="won the trick").count() >= 2
+
+    play([t.ann, t.bo, t.cy, t.di], t.hidden, two_tricks, seconds=90)
+    expect(screen.locator("#screen-table .moby-trick")).to_be_visible()
+    shot(screen, "screen-moby-trick")
+    shot(t.ann, "phone-hand-moby-trick")
+    shot(t.di, "laptop-moby-trick")
+    t.hidden.check(t.frames, at_least=6)
+
+    # The host takes the mark away: the screen shows a code again, and a phone that did not come
+    # from its QR code shows the whole table again (the QR code's phone keeps its hand).
+    unmarked = httpx.delete(f"{t.base}/api/rooms/{t.room_id}/table-screen", headers=_auth(t.host))
+    assert unmarked.status_code == 200 and unmarked.json()["table_screen"] is False
+    expect(screen.locator("#screen-badge")).to_be_hidden()
+    expect(screen.locator("#screen-code")).to_have_text(re.compile(r"^\d{4}$"))
+    expect(t.cy.locator("#room.is-hand-view")).to_have_count(0)
+    expect(t.cy.locator("#hand-bar .hand-toggle")).to_have_text("Hand only")
+    expect(t.bo.locator("#room.is-hand-view")).to_have_count(1)
+
+
+# A deal for four with Ann first: she draws a Duel, then the trick for it (found with the engine).
+DUEL_SEED = 26
+
+
+def duel_first(seed: int) -> bool:
+    engine = MokuruEngine()
+    state = engine.setup(4, seed, engine.spec.parse_options({"belts": "short", "first_seat": 0}))
+    return CARDS[state.deck[0]].action == "duel" and plain(state.deck[1])
+
+
+def test_a_mokuru_duel_on_the_marked_screen_refereed_from_the_phones(
+    serve_seeded: Callable[[int], ServeProcess],  # noqa: F811 (the fixture imported above)
+    new_player: Callable[..., Page],
+) -> None:
+    assert duel_first(DUEL_SEED), "the engine's deck changed: search a new DUEL_SEED (duel_first)"
+    live = serve_seeded(DUEL_SEED)
+    t = Four(new_player, live.base_url, "mokuru", {"belts": "short", "first_seat": 0})
+    mark_the_screen(t.screen, t.ann, "mokuru")
+    t.seat_everyone()
+    screen = t.screen
+    screen.click("#screen-start")
+    everyone = [t.ann, t.bo, t.cy, t.di]
+    for page in everyone:
+        page.locator(key({"type": "difficulty", "level": "easy"})).click()
+        t.hidden.sample()
+    for phone, name in ((t.ann, "Ann"), (t.bo, "Bo"), (t.cy, "Cy")):
+        in_hand_view(phone, name)
+        expect(phone.locator("#table .mk-board")).to_be_hidden()
+    expect(screen.locator("#screen-table .mk-board")).to_be_visible()
+
+    # Ann draws the Duel on her phone and challenges Bo; the screen shows both performers.
+    draw = key({"type": "draw"})
+    t.ann.locator(draw).click()
+    t.hidden.sample()
+    t.ann.locator(key({"type": "target", "seat": 1})).click()
+    t.hidden.sample()
+    t.ann.locator(draw).click()
+    t.hidden.sample()
+    expect(screen.locator("#screen-table .mk-card .mk-chip", has_text="Duel")).to_be_visible()
+    expect(screen.locator("#screen-table .mk-versus .mk-side")).to_have_count(2)
+    expect(screen.locator("#screen-table .mk-versus")).to_have_attribute("aria-label", "Duel: Ann against Bo")
+    expect(t.ann.locator("#table .mk-trick")).to_be_hidden()  # the trick card is on the screen
+    shot(screen, "screen-mokuru")
+    shot(t.ann, "phone-hand-mokuru")
+    # The referee buttons are on the phones and the laptop: Ann lands it, Bo misses; Cy and Di, the
+    # neutral players, witness Ann's success (Bo, her rival, may not).
+    t.ann.locator(key({"type": "report", "outcome": "landed"})).click()
+    confirm = key({"type": "witness", "verdict": "confirm"})
+    deadline = time.monotonic() + 60
+    log = screen.locator("#screen-side #game-log")
+    witnessed = []
+    while "won the duel" not in (log.text_content() or ""):
+        assert time.monotonic() < deadline, "the duel did not end"
+        assert not t.bo.locator(confirm).count(), "Bo is Ann's rival: no witness of her try"
+        for page, name in ((t.cy, "Cy"), (t.di, "Di")):
+            if page.locator(confirm).count():
+                if not witnessed:
+                    shot(page, "phone-hand-mokuru-witness" if page is t.cy else "laptop-mokuru-witness")
+                try:
+                    page.locator(confirm).click(timeout=1500)
+                except PlaywrightTimeout:
+                    continue  # the other witness's word came first: the button went away
+                witnessed.append(name)
+                break
+        missed = t.bo.locator(key({"type": "report", "outcome": "missed"}))
+        if missed.count():
+            missed.click()
+        t.hidden.sample()
+        time.sleep(0.1)
+    assert witnessed, "a neutral player witnessed Ann's success"
+    expect(log).to_contain_text("Ann won the duel")
+    t.hidden.sample()
+    shot(screen, "screen-mokuru-duel-won")
+    # Mokuru hides no card from anyone (the deck is a count): the screen's table is the public one.
+    t.hidden.check(t.frames, at_least=3, holds_hidden=False)

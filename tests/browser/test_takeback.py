@@ -1,0 +1,124 @@
+"""Taking back a misclick in real browsers: Ann takes back a played Mojo card with Bo's approval, and
+a card drawn cannot be taken back (no button, and the server's refusal is said in words)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.servers import ServeProcess
+
+from .support import MOVE, SCREENSHOTS, close_summary, create_room, hand_ids, is_my_turn, join_room, version
+
+pytestmark = pytest.mark.browser
+
+SHOTS = SCREENSHOTS / "takeback"
+TAKE_BACK = "#takeback button[data-takeback=take-back]"
+
+
+def token_of(page: Page, room_id: str) -> str:
+    return str(page.evaluate("id => JSON.parse(localStorage.getItem('motable.seats'))[id].token", room_id))
+
+
+def wait_version(page: Page, at_least: int) -> None:
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=at_least)
+
+
+def play_a_card(page: Page) -> tuple[list[int], int]:
+    """Click a playable card in the hand; (the hand before, the version before)."""
+    close_summary(page)
+    before, hand = version(page), hand_ids(page)
+    page.locator("#hand button.card.is-legal:not([disabled])").first.click()
+    pile = page.locator("button[data-action=play-on-pile]")
+    if version(page) == before and pile.count():
+        pile.first.click()
+    wait_version(page, before + 1)
+    return hand, before
+
+
+def test_a_played_card_is_taken_back_with_a_friends_approval_and_a_draw_is_not(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann, bo = new_player(), new_player()
+    # With two discard piles a player who must draw chooses where from: the draw is a move of its own.
+    url = create_room(ann, server.base_url, "Ann", double_discard=True)
+    room_id = url.rstrip("/").rsplit("/", 1)[-1]
+    join_room(bo, url, "Bo")
+    expect(ann.locator("#seat-list")).to_contain_text("Bo")
+    ann.click("#start-button")
+    for page in (ann, bo):
+        expect(page.locator("#game-panel")).to_be_visible()
+
+    # Whoever is due plays cards until one may be taken back.
+    taken_back = False
+    for _ in range(400):
+        mover, other = (ann, bo) if is_my_turn(ann) else (bo, ann)
+        if not is_my_turn(mover):
+            mover.wait_for_timeout(50)
+            continue
+        if mover.locator("#hand button.card.is-legal:not([disabled])").count() == 0:
+            before = version(mover)
+            mover.locator(MOVE).first.click()
+            wait_version(mover, before + 1)
+            continue
+        hand, before = play_a_card(mover)
+        wait_version(other, before + 1)
+        if mover.locator(TAKE_BACK).count() == 0:
+            continue
+        expect(mover.locator("#takeback")).to_contain_text("Misclicked?")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        mover.set_viewport_size({"width": 375, "height": 812})
+        mover.screenshot(path=str(SHOTS / "offer-375.png"))
+        mover.set_viewport_size({"width": 1280, "height": 900})
+        mover.locator(TAKE_BACK).click()
+        asker = "Ann" if mover is ann else "Bo"
+        banner = other.locator("#takeback")
+        expect(banner).to_contain_text(f"{asker} asks to take back their last move")
+        expect(mover.locator("#takeback")).to_contain_text("Waiting for")
+        for width, height in ((375, 812), (1280, 800)):
+            other.set_viewport_size({"width": width, "height": height})
+            banner.scroll_into_view_if_needed()
+            other.screenshot(path=str(SHOTS / f"banner-{width}.png"))
+        other.set_viewport_size({"width": 1280, "height": 900})
+        other.locator("#takeback button[data-takeback=allow]").click()
+        wait_version(mover, before + 2)
+        expect(mover.locator("#takeback")).to_contain_text("Your move was taken back")
+        assert sorted(hand_ids(mover)) == sorted(hand)
+        assert version(other) >= before + 2
+        expect(other.locator("#takeback")).to_be_hidden()
+        taken_back = True
+        break
+    assert taken_back, "no play that could be taken back came up"
+
+    # A draw shows the drawer a card: no "Take back", and the server refuses it in words.
+    drawn = False
+    for _ in range(400):
+        mover = ann if is_my_turn(ann) else bo
+        if not is_my_turn(mover):
+            mover.wait_for_timeout(50)
+            continue
+        deck = mover.locator("button[data-action=draw-deck]")
+        before = version(mover)
+        if deck.count():
+            deck.first.click()
+            wait_version(mover, before + 1)
+            expect(mover.locator(TAKE_BACK)).to_have_count(0)
+            refused = httpx.post(
+                f"{server.base_url}/api/rooms/{room_id}/takeback",
+                headers={"Authorization": f"Bearer {token_of(mover, room_id)}"},
+                json={"version": version(mover)},
+            )
+            assert refused.status_code == 409
+            error = refused.json()["error"]
+            assert error["code"] == "not_allowed" and "card you had not seen" in error["message"], error
+            drawn = True
+            break
+        if mover.locator("#hand button.card.is-legal:not([disabled])").count():
+            play_a_card(mover)
+        elif mover.locator(MOVE).count():
+            mover.locator(MOVE).first.click()
+            wait_version(mover, before + 1)
+    assert drawn, "no draw came up"

@@ -1,0 +1,46 @@
+// When the page scrolls to what you must do (static/js/phone-first.js): a new match, your turn
+// coming, and around one device the device going to another player who has a move.
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+
+import { createPhoneFirst } from "../../static/js/phone-first.js";
+
+let scrolls = 0;
+beforeEach(() => {
+  scrolls = 0;
+  globalThis.requestAnimationFrame = () => {
+    scrolls += 1; // the scroll itself runs after layout, in a browser
+  };
+});
+
+const table = {};
+
+test("a new match scrolls once, then only when a turn comes", () => {
+  const first = createPhoneFirst();
+  first.after(table, { key: "r:mojo", acting: false, seat: 0 });
+  assert.equal(scrolls, 1);
+  first.after(table, { key: "r:mojo", acting: false, seat: 0 });
+  assert.equal(scrolls, 1);
+  first.after(table, { key: "r:mojo", acting: true, seat: 0 });
+  assert.equal(scrolls, 2);
+  first.after(table, { key: "r:mojo", acting: true, seat: 0 }); // the same turn, redrawn
+  assert.equal(scrolls, 2);
+});
+
+test("around one device, the next player with a move is a turn coming", () => {
+  const first = createPhoneFirst();
+  first.after(table, { key: "r:mokuru", acting: true, seat: 0 });
+  assert.equal(scrolls, 1);
+  first.after(table, { key: "r:mokuru", acting: true, seat: 1 }); // Ann chose; Bo chooses now
+  assert.equal(scrolls, 2);
+  first.after(table, { key: "r:mokuru", acting: true, seat: 1 });
+  assert.equal(scrolls, 2);
+});
+
+test("nothing scrolls while the round summary is open; the new match scrolls once it is closed", () => {
+  const first = createPhoneFirst();
+  first.after(table, { key: "r:mojo", acting: false, seat: 0, blocked: true });
+  assert.equal(scrolls, 0);
+  first.after(table, { key: "r:mojo", acting: false, seat: 0 });
+  assert.equal(scrolls, 1); // the new match, once the summary is closed
+});
