@@ -37,7 +37,7 @@ from app.db import Database
 from app.errors import AppError
 from app.models import EmailAddress, MailSecret, utcnow
 from app.services.auth import player_seat
-from app.services.rooms import find_room
+from app.services.lookup import find_room
 from engines.core import get_engine
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from app.db import Database
 from app.models import ActionRow, Match, Room, Seat
 from app.realtime.presence import TABLE_SCREEN, Presence
 from app.realtime.split import Own, Split
-from app.services import matches, pause, people, rooms, screens, takebacks
+from app.services import lookup, matches, pause, people, rooms, screens, takebacks
 from app.services.cache import StateCache
 from app.services.seats import Seats
 from engines.core import Engine, get_engine, json_copy
@@ -254,7 +254,7 @@ class Views:
     def room_with(self, room_id: str, connected: set[int]) -> Body:
         """The room body; `connected`: the seats with a live socket, as presence knows them."""
         with self.db.read() as session:
-            room = rooms.find_room(session, room_id)
+            room = lookup.find_room(session, room_id)
             match = matches.current_match(session, room_id)
             state = matches.load_state(session, match, self.cache) if match is not None else None
             return room_body(session, room, match, state, connected, self.times)
@@ -271,7 +271,7 @@ class Views:
     def fanout_bodies(self, room_id: str, seats: set[int | None]) -> Built:
         """The current state bodies of `seats`, all at one version, as the fan-out sends them."""
         with self.db.read() as session:
-            room = rooms.find_room(session, room_id)
+            room = lookup.find_room(session, room_id)
             match = matches.current_match(session, room_id)
             if match is None:
                 return Split(

@@ -16,7 +16,7 @@ from app.deps import RuntimeDep, TokenDep
 from app.routes.pages import templates
 from app.runtime import Runtime
 from app.services.auth import player_seat
-from app.services.rooms import find_room
+from app.services.lookup import find_room
 
 router = APIRouter()
 

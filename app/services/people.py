@@ -21,8 +21,9 @@ from app.services import outbox, pause_rules
 from app.services.alert_seats import forget_alerts
 from app.services.auth import hash_token, new_token, player_seat, seat_of
 from app.services.cache import StateCache
+from app.services.lookup import find_room
 from app.services.matches import current_match, load_state
-from app.services.rooms import check_clock, default_bot_kind, find_room
+from app.services.rooms import check_clock, default_bot_kind
 from engines.core import get_engine
 
 # Chat messages kept and served per room (older ones are still stored).

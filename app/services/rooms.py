@@ -16,7 +16,7 @@ from app.names import bot_name, unique_name
 from app.roomids import new_room_id
 from app.services import outbox, screens
 from app.services.auth import hash_token, new_token, player_seat
-from app.services.lookup import find_room as find_room  # the other services look rooms up through here too
+from app.services.lookup import find_room
 from app.services.matches import current_match, seed_commitment
 from engines.core import EngineError, game_ids, get_engine
 

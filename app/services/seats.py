@@ -12,7 +12,7 @@ from sqlalchemy import or_, select
 from app.db import Database
 from app.errors import AppError
 from app.models import Room, Seat
-from app.services import matches, people, rooms
+from app.services import lookup, matches, people, rooms
 from app.services.auth import hash_token, seat_of
 from app.services.cache import Lru
 
@@ -74,7 +74,7 @@ class Seats:
             return known
         forgets = self._forgets
         with self.db.read() as session:
-            room = rooms.find_room(session, room_id)
+            room = lookup.find_room(session, room_id)
             seat = seat_of(session, room_id, token)
             epoch = room.seat_epoch
         if token is not None and seat is not None:

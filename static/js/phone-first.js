@@ -5,7 +5,7 @@
 // view already.
 
 // The parts of a table that are "what you must do": the enabled moves, and the hand they come from.
-const CHOICES = "[data-action]:not([disabled])";
+export const CHOICES = "[data-action]:not([disabled])";
 const HAND = "#hand, .my-hand, [data-role=hand]";
 
 /** The page-space box around `nodes` (top, bottom), or null when none is drawn. */
@@ -38,6 +38,11 @@ const CONTEXT = ".table-status.is-you, .table-mine, .mk-device-screen:not([hidde
 /** The page's visible band below the sticky header: { top, bottom } in page space. */
 function band(margin = 8) {
   return { top: window.scrollY + headerHeight() + margin, bottom: window.scrollY + window.innerHeight - margin };
+}
+
+/** The first move `table` offers now (null: none). */
+export function firstChoice(table) {
+  return table.querySelector(CHOICES);
 }
 
 /** Whether `table`'s hand and enabled choices are drawn and all in view. */

@@ -9,7 +9,7 @@ import { $, copyFrom, showMoveError } from "./room-page.js";
 import { descriptorOf } from "./room-state.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { loadTable, showTableError } from "./table-loader.js";
-import { bringChoicesIntoView, createPhoneFirst } from "./phone-first.js";
+import { bringChoicesIntoView, createPhoneFirst, firstChoice } from "./phone-first.js";
 import { playerName, seats, storageBlocked } from "./storage.js";
 import { listWords } from "./words.js";
 
@@ -103,9 +103,7 @@ export function createTable(ctx) {
       finalKey: () => [rs.get().room?.rematch ?? null, Boolean(rs.get().seat)],
       finalActions: () => rematchButton(rs.get().room?.rematch),
       afterClose(final) {
-        const target = final
-          ? $("game-over").querySelector("h2")
-          : $("table").querySelector("[data-action]:not([disabled])");
+        const target = final ? $("game-over").querySelector("h2") : firstChoice($("table"));
         target?.focus({ preventScroll: !final });
         focusNextMove = !final && !target;
         if (!final) bringChoicesIntoView($("table"));
@@ -140,7 +138,7 @@ export function createTable(ctx) {
     if (rs.get().seat && !state?.result) {
       phoneFirst.after($("table"), {
         key: `${roomId}:${room.game}`,
-        acting: Boolean($("table").querySelector("[data-action]:not([disabled])")),
+        acting: Boolean(firstChoice($("table"))),
         seat: mySeat(),
         blocked: !$("round-summary").hidden,
       });
@@ -155,7 +153,7 @@ export function createTable(ctx) {
       focusNextMove = false; // the player moved the focus themselves: leave it there
       return;
     }
-    const move = $("table").querySelector("[data-action]:not([disabled])");
+    const move = firstChoice($("table"));
     if (!move || !$("round-summary").hidden) return;
     move.focus({ preventScroll: true });
     focusNextMove = false;

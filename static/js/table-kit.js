@@ -4,6 +4,7 @@
 // `tableKit` touch no DOM and run under `node --test`.
 
 import { fill, h } from "./dom.js";
+import { firstChoice } from "./phone-first.js";
 import { seatAvatar, seatMark, seatStyle } from "./seat-style.js";
 
 // ---------------------------------------------------------------------------
@@ -109,8 +110,6 @@ export function logEntries(lines, seenSeq) {
 // ---------------------------------------------------------------------------
 // On the page
 
-const FIRST_MOVE = "[data-action]:not([disabled])";
-
 /**
  * The kit for one mounted table. `root` is the table's element; `ctx` the host's context
  * (`act`, `seatName`, `announce`, `mySeat`, and `sawStart` when the page was open before the
@@ -201,7 +200,7 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
       const active = document.activeElement;
       // A focused button that became disabled is dropped to <body> by the browser a moment later.
       const nowhere = !active || active === document.body || (root.contains(active) && active.disabled);
-      const firstMove = () => root.querySelector(FIRST_MOVE);
+      const firstMove = () => firstChoice(root);
       if (hadFocus && (nowhere || !root.contains(active))) {
         const again = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]:not([disabled])`) : null;
         const next = again || firstMove();

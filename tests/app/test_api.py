@@ -358,7 +358,7 @@ def test_a_state_body_is_read_at_one_version(
 ) -> None:
     from app.config import sqlalchemy_url
     from app.db import upgrade
-    from app.services import rooms
+    from app.services import lookup
 
     url = sqlalchemy_url(postgres_url)
     upgrade(url)
@@ -370,18 +370,18 @@ def test_a_state_body_is_read_at_one_version(
             seat = views.state(room_id, None)["to_act"][0]
             moves.act(room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
         last = views.state(room_id, tokens[1])["legal_actions"][0]
-        find_room = rooms.find_room
+        find_room = lookup.find_room
 
         def finished_meanwhile(*args: Any, **kwargs: Any) -> Any:
             room = find_room(*args, **kwargs)
-            monkeypatch.setattr(rooms, "find_room", find_room)
+            monkeypatch.setattr(lookup, "find_room", find_room)
             # The last move commits between the reads of the room and of its match.
             mover = threading.Thread(target=moves.act, args=(room_id, tokens[1], last))
             mover.start()
             mover.join()
             return room
 
-        monkeypatch.setattr(rooms, "find_room", finished_meanwhile)
+        monkeypatch.setattr(lookup, "find_room", finished_meanwhile)
         body = views.state_bodies(room_id, {None})[None]
         assert body["to_act"] == [] and body["result"] is not None and body["status"] == "finished"
 
