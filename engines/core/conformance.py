@@ -454,3 +454,61 @@ def check_resample(
                             f" {match_seed}, position {number}, seat {seat}, {ask}: {real} became {dealt}"
                         )
     return report
+
+
+# -- foreseeable: a move whose outcome the mover could tell in advance ------------------------------
+
+
+@dataclass
+class ForeseeableReport:
+    """What `check_foreseeable` went through: the moves of whole random matches, those the engine
+    called foreseeable, and the re-deals each of those was replayed on."""
+
+    moves: int = 0
+    foreseeable: int = 0
+    resamples: int = 0
+
+
+def check_foreseeable(
+    engine: Engine[Any], seed: int = 0, *, resamples: int = 6, runs: int | None = None
+) -> ForeseeableReport:
+    """Over every move of whole random matches of `bot_runs` (every player count, the option grid;
+    the first `runs` of them when given), each move the engine calls foreseeable
+    (`Engine.foreseeable`) is replayed on `resamples` re-deals of the mover's seat: each must
+    accept it and show the mover and a spectator the same views after as the real move does."""
+    report = ForeseeableReport()
+    chosen = bot_runs(engine)[:runs] if runs is not None else bot_runs(engine)
+    for run, (players, raw) in enumerate(chosen):
+        match_seed = seed * 1000 + run
+        rng = random.Random(match_seed)
+        state = engine.setup(players, match_seed, engine.spec.parse_options(raw))
+        while engine.to_act(state):
+            extra = optional_moves(engine, state, players)
+            if extra and rng.random() < 0.25:
+                seat, action = rng.choice(extra)
+            else:
+                seat = rng.choice(sorted(engine.to_act(state)))
+                action = rng.choice(engine.legal_actions(state, seat))
+            after = engine.apply(state, seat, action)
+            report.moves += 1
+            if engine.foreseeable(state, seat, action, after):
+                report.foreseeable += 1
+                seen = {viewer: engine.view(after, viewer) for viewer in (seat, None)}
+                for _ in range(resamples):
+                    where = (
+                        f"{engine.spec.id} {players} players {raw}, seed {match_seed}, move"
+                        f" {report.moves}: {action!r} by seat {seat} was called foreseeable"
+                    )
+                    other = engine.resample(state, seat, rng)
+                    try:
+                        other_after = engine.apply(other, seat, action)
+                    except EngineError as error:
+                        raise AssertionError(f"{where}, but a re-deal refuses it ({error})") from error
+                    for viewer, view in seen.items():
+                        assert engine.view(other_after, viewer) == view, (
+                            f"{where}, but on a re-deal {'a spectator' if viewer is None else 'its seat'}"
+                            " sees another outcome"
+                        )
+                    report.resamples += 1
+            state = after
+    return report

@@ -429,6 +429,17 @@ class Engine(ABC, Generic[S]):
         Pure: never edits `state`; the same `rng` state gives the same result.
         """
 
+    def foreseeable(self, state: S, seat: int, action: Action, after: S) -> bool:
+        """Whether `seat` could have foretold what `action` did from what it saw: True promises that
+        `action` applied to any `resample(state, seat, rng)` gives the same view to `seat` and to a
+        spectator as `after` does (nothing hidden from the seat, no shuffle, decided the outcome).
+        The takeback's reveal test (engines/core/takeback.py) then skips its re-deals, which cost
+        more than the rest of the test. False means "not known": the re-deals decide. A game may
+        answer True only where its own rules make it plain (a card played from the seat's hand onto
+        a face-up pile); the conformance suite holds every True against many re-deals
+        (`engines.core.conformance.check_foreseeable`). The default: False."""
+        return False
+
     def bot_leaves_to_people(self, state: S, seat: int, people: frozenset[int]) -> bool:
         """Whether a bot in to_act at `seat` must leave this decision to the people among the
         seats waited for (`people`: the seats no bot plays), taking it only when none of them

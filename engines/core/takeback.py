@@ -260,7 +260,10 @@ def why_not_reversible(
             return f"it showed {who} a card that was not yours to show"
     # The actor's and the spectators' views before are the same on every re-deal (the spectators see
     # only what is public, which the actor sees too; `Engine.resample` promises both, and the
-    # conformance suite checks it): their views after must be the same as well.
+    # conformance suite checks it): their views after must be the same as well. A game that says the
+    # action's outcome was foreseeable from the actor's seat promises just that (`Engine.foreseeable`).
+    if engine.foreseeable(before, seat, action, after):
+        return None
     split = was.own is not None
     rng = random.Random(seed)
     for _ in range(RESAMPLES):

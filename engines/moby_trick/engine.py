@@ -479,6 +479,18 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             "seats": seats,
         }
 
+    def foreseeable(self, state: MobyTrickState, seat: int, action: Action, after: MobyTrickState) -> bool:
+        """A move within a round: a card played, given as a reward or a bonus used moves only the
+        seat's own cards and face-up ones, and who wins a trick follows from the cards in it; a card
+        set aside while others still choose theirs. The last card set aside (it turns up everyone's)
+        and a round's end (every pile counted, a new deal) are left to the takeback's re-deals."""
+        return (
+            (action["type"] != "set_aside" or after.phase == SET_ASIDE)
+            and after.round_number == state.round_number
+            and after.phase != OVER
+            and after.rng.counter == state.rng.counter
+        )
+
     def hidden_ids(self, state: MobyTrickState, seat: int | None) -> frozenset[int]:
         hidden = set(state.undealt)
         for s in range(state.players):

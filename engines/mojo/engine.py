@@ -362,6 +362,18 @@ class MojoEngine(Engine[MojoState]):
         return Result(winners=[s for s, t in enumerate(totals) if t == best], scores=totals)
 
     # -- views --------------------------------------------------------------
+    def foreseeable(self, state: MojoState, seat: int, action: Action, after: MojoState) -> bool:
+        """A move that took no card from the deck and shuffled nothing, within the round: it moved
+        only the seat's own cards and face-up ones, so its outcome follows from what the seat saw.
+        A draw from the deck, a reshuffle and a round's end (every hand shown, a new deal) are left
+        to the takeback's re-deals."""
+        return (
+            len(after.draw_pile) == len(state.draw_pile)
+            and after.rng.counter == state.rng.counter
+            and after.round == state.round
+            and not after.over
+        )
+
     def hidden_ids(self, state: MojoState, seat: int | None) -> frozenset[int]:
         hidden = set(state.draw_pile)
         for other in range(state.players):

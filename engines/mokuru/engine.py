@@ -1034,6 +1034,18 @@ class MokuruEngine(Engine[MokuruState]):
             "disputed_by": claim.get("disputed_by"),
         }
 
+    def foreseeable(self, state: MokuruState, seat: int, action: Action, after: MokuruState) -> bool:
+        """A move that drew from neither deck and shuffled nothing, with the match going on: a try
+        reported, a witness's word, a target or a difficulty chosen, a kept card used. Its outcome
+        follows from the table and the seat's own cards. A draw (it turns up a hidden card) is left
+        to the takeback's re-deals."""
+        return (
+            len(after.deck) == len(state.deck)
+            and len(after.masters) == len(state.masters)
+            and after.rng.counter == state.rng.counter
+            and after.winner is None
+        )
+
     def hidden_ids(self, state: MokuruState, seat: int | None) -> frozenset[int]:
         hidden = set(state.masters)
         if not (state.phase == DARKNESS and seat == state.turn):

@@ -348,6 +348,14 @@ class MookiIslandEngine(Engine[MookiIslandState]):
                 seen.add(collection[-1])
         return seen
 
+    def foreseeable(
+        self, state: MookiIslandState, seat: int, action: Action, after: MookiIslandState
+    ) -> bool:
+        """A card placed while the game goes on: the seat saw both sides of the card it drew, and
+        where the chosen face goes follows from that face. A take (it turns up the pile's next
+        card) and the game's end are left to the takeback's re-deals."""
+        return action["type"] == "place" and not after.ended
+
     def hidden_ids(self, state: MookiIslandState, seat: int | None) -> frozenset[int]:
         seen = self.visible_faces(state, seat)
         return frozenset(state.face_ids[f] for f in range(FACES) if f not in seen)
