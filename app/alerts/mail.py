@@ -15,7 +15,6 @@ import hmac
 import logging
 import re
 import secrets
-import time
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from datetime import timedelta
@@ -32,6 +31,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.alerts.core import Alert
+from app.alerts.interest import Interest
 from app.config import Settings
 from app.db import Database
 from app.errors import AppError
@@ -48,8 +48,6 @@ ALERT_EVERY = 3600.0
 # make the server mail a stranger over and over.
 CONFIRM_EVERY = 600.0
 SMTP_TIMEOUT = 15.0
-# How long the channel trusts what it read about a room having a confirmed address.
-KNOWN_FOR = 30.0
 # Addresses as people type them: something@a.domain, no spaces or control characters, RFC 5321 lengths.
 _ADDRESS = re.compile(
     r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}"
@@ -119,7 +117,8 @@ class MailChannel:
         self.base = (settings.public_url or "").rstrip("/")
         self._secret: bytes | None = settings.mail_secret.encode() if settings.mail_secret else None
         self._sending: set[asyncio.Task[bool]] = set()
-        self._rooms: dict[str, tuple[float, bool]] = {}
+        # The rooms where a seat confirmed an address, as this process knows them (app/alerts/interest.py).
+        self._interest = Interest(self._confirmed_rooms, self._any_confirmed)
 
     # -- keys --------------------------------------------------------------------
     def _key(self) -> bytes:
@@ -253,7 +252,7 @@ class MailChannel:
         if commit and row.status == "pending":
             row.status = "confirmed"
             row.confirmed_at = utcnow()
-            self._rooms.pop(row.room_id, None)
+            self._interest.add(row.room_id)
         return row.status
 
     async def confirm(self, token: str, commit: bool) -> str:
@@ -303,6 +302,18 @@ class MailChannel:
         )
         return self._message(address, f"Confirm email alerts for your {game} game", text, row_id)
 
+    def _confirmed_rooms(self, limit: int) -> set[str] | None:
+        with self.db.read() as session:
+            found = set(
+                session.scalars(
+                    select(EmailAddress.room_id)
+                    .where(EmailAddress.status == "confirmed")
+                    .distinct()
+                    .limit(limit + 1)
+                )
+            )
+            return found if len(found) <= limit else None
+
     def _any_confirmed(self, room_id: str) -> bool:
         with self.db.transaction() as session:
             found = session.scalar(
@@ -317,16 +328,7 @@ class MailChannel:
         for a channel that is interested, so a room without alerts costs no read per move)."""
         if not self.enabled:
             return False
-        now = time.monotonic()
-        known = self._rooms.get(room_id)
-        if known is not None and known[0] > now:
-            return known[1]
-        found = await run_in_threadpool(self._any_confirmed, room_id)
-        if len(self._rooms) > 10_000:
-            self._rooms.clear()
-        # Read at most every KNOWN_FOR seconds; a confirmation through this process is known at once.
-        self._rooms[room_id] = (now + KNOWN_FOR, found)
-        return found
+        return await self._interest.wanted(room_id)
 
     def _claim(self, alert: Alert) -> tuple[str, str, Any] | None:
         """The seat's confirmed address, with the hour's one email taken for this alert (None: no address,

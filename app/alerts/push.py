@@ -43,6 +43,7 @@ from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
 from app.alerts.core import Alert
+from app.alerts.interest import Interest
 from app.config import Settings
 from app.db import Database
 from app.errors import AppError
@@ -68,9 +69,6 @@ CONCURRENCY = 32
 # service answering in 100 ms still takes 80 alerts a second.
 PER_ORIGIN = 8
 MAX_ENDPOINT = 2048
-# Seconds this process trusts what it read of whether a room has subscriptions (one made through
-# another process is seen within this long; one made here at once).
-KNOWN_FOR = 30.0
 # Seconds the host name of an endpoint may take to resolve.
 RESOLVE_TIMEOUT = 3.0
 
@@ -274,6 +272,12 @@ class Subscriptions:
             )
             return found is not None
 
+    def rooms(self, limit: int) -> set[str] | None:
+        """Every room with a subscription; None when there are more than `limit`."""
+        with self.db.read() as session:
+            found = set(session.scalars(select(PushSubscription.room_id).distinct().limit(limit + 1)))
+            return found if len(found) <= limit else None
+
     def forget_revoked(self, room_id: str) -> int:
         """Deletes the room's subscriptions made with a token its seat no longer has."""
         with self.db.transaction() as session:
@@ -370,8 +374,8 @@ class PushChannel:
         self._origins = OriginSlots(PER_ORIGIN)
         # The signed VAPID header per push service origin, reused until shortly before it expires.
         self._signed: dict[str, tuple[float, str]] = {}
-        # Per room: until when it is known, and whether any device subscribed in it.
-        self._rooms: dict[str, tuple[float, bool]] = {}
+        # The rooms where a device subscribed, as this process knows them (app/alerts/interest.py).
+        self._interest = Interest(self.subscriptions.rooms, self.subscriptions.any_in)
 
     async def start(self) -> None:
         self._vapid = await run_in_threadpool(load_vapid, self.settings, self.subscriptions)
@@ -397,20 +401,12 @@ class PushChannel:
         await check_endpoint(endpoint, self.insecure)
 
     async def interested(self, room_id: str) -> bool:
-        """Whether any device subscribed in the room (read at most every KNOWN_FOR seconds)."""
-        now = time.monotonic()
-        known = self._rooms.get(room_id)
-        if known is not None and known[0] > now:
-            return known[1]
-        found = await run_in_threadpool(self.subscriptions.any_in, room_id)
-        if len(self._rooms) > 10_000:
-            self._rooms.clear()
-        self._rooms[room_id] = (now + KNOWN_FOR, found)
-        return found
+        """Whether any device subscribed in the room (every such room read at most every 30 s)."""
+        return await self._interest.wanted(room_id)
 
     def subscribed(self, room_id: str) -> None:
         """A device subscribed in the room through this process."""
-        self._rooms[room_id] = (time.monotonic() + KNOWN_FOR, True)
+        self._interest.add(room_id)
 
     async def seats_changed(self, room_id: str) -> None:
         dropped = await run_in_threadpool(self.subscriptions.forget_revoked, room_id)

@@ -1,0 +1,71 @@
+"""Which rooms a channel could alert in, as one process knows it.
+
+The dispatcher asks after every move whether anyone in the room wants alerts at all, so that a room
+nobody asked alerts for costs nothing more. Asking the database room by room (one read per room every
+`known_for` seconds) cost about 5% of a move's CPU with 1,250 rooms in play (docs/performance.md); so
+the channel reads every room with a subscription or a confirmed address in one query instead, at most
+every `known_for` seconds. Past `most` such rooms, that list would cost more memory than the reads it
+saves: each room is then asked on its own, as before.
+
+What another process records is seen within `known_for` seconds; what this process records
+(`add`) at once. A room that stopped wanting alerts may be answered "yes" until the next read: that costs
+the dispatcher one read of the room's table, never an alert (the channel finds no device to send to).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from starlette.concurrency import run_in_threadpool
+
+# Seconds a read of the rooms (or of one room) is trusted.
+KNOWN_FOR = 30.0
+# Rooms kept in memory at most; past it each room is read on its own (one small set either way).
+MOST = 100_000
+
+
+class Interest:
+    def __init__(
+        self,
+        read_rooms: Callable[[int], set[str] | None],
+        read_room: Callable[[str], bool],
+        known_for: float = KNOWN_FOR,
+        most: int = MOST,
+    ) -> None:
+        # `read_rooms(limit)`: every room wanted, or None when there are more than `limit`.
+        self._read_rooms = read_rooms
+        self._read_room = read_room
+        self.known_for = known_for
+        self.most = most
+        self._rooms: set[str] | None = None
+        self._until = 0.0
+        # Per room, when the whole list is too long: until when it is known, and the answer.
+        self._each: dict[str, tuple[float, bool]] = {}
+
+    async def wanted(self, room_id: str) -> bool:
+        now = time.monotonic()
+        if now >= self._until:
+            self._rooms = await run_in_threadpool(self._read_rooms, self.most)
+            self._until = now + self.known_for
+            self._each.clear()
+        if self._rooms is not None:
+            return room_id in self._rooms
+        known = self._each.get(room_id)
+        if known is not None and known[0] > now:
+            return known[1]
+        found = await run_in_threadpool(self._read_room, room_id)
+        if len(self._each) > self.most:
+            self._each.clear()
+        self._each[room_id] = (now + self.known_for, found)
+        return found
+
+    def add(self, room_id: str) -> None:
+        """Someone in the room asked for alerts through this process: known at once."""
+        if self._rooms is not None:
+            self._rooms.add(room_id)
+        self._each[room_id] = (time.monotonic() + self.known_for, True)
+
+    def forget(self) -> None:
+        """Read again at the next question."""
+        self._until = 0.0
