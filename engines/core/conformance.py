@@ -15,6 +15,7 @@ from .bots import takes_optional_actions
 from .errors import EngineError, InvalidOptions
 from .protocol import Action, Engine, Options, is_listed
 from .replay import replay as replay_match
+from .takeback import why_not_reversible
 
 
 @dataclass
@@ -510,5 +511,52 @@ def check_foreseeable(
                             " sees another outcome"
                         )
                     report.resamples += 1
+            state = after
+    return report
+
+
+# -- shows nothing: a move the takeback may skip its reveal test for --------------------------------
+
+
+@dataclass
+class ShowsNothingReport:
+    """What `check_shows_nothing` went through: the moves of whole random matches, those the engine
+    said showed nothing, and those the reveal test would let be taken back."""
+
+    moves: int = 0
+    shows_nothing: int = 0
+    reversible: int = 0
+
+
+def check_shows_nothing(engine: Engine[Any], seed: int = 0, *, runs: int | None = None) -> ShowsNothingReport:
+    """Over every move of whole random matches of `bot_runs` (every player count, the option grid;
+    the first `runs` of them when given), each move the engine says showed nothing
+    (`Engine.shows_nothing`) must pass the takeback's whole reveal test, cards and re-deals, run
+    without the game's word (engines/core/takeback.py)."""
+    report = ShowsNothingReport()
+    chosen = bot_runs(engine)[:runs] if runs is not None else bot_runs(engine)
+    for run, (players, raw) in enumerate(chosen):
+        match_seed = seed * 1000 + run
+        rng = random.Random(match_seed)
+        state = engine.setup(players, match_seed, engine.spec.parse_options(raw))
+        while engine.to_act(state):
+            extra = optional_moves(engine, state, players)
+            if extra and rng.random() < 0.25:
+                seat, action = rng.choice(extra)
+            else:
+                seat = rng.choice(sorted(engine.to_act(state)))
+                action = rng.choice(engine.legal_actions(state, seat))
+            after = engine.apply(state, seat, action)
+            report.moves += 1
+            if engine.shows_nothing(state, seat, action, after):
+                report.shows_nothing += 1
+                why = why_not_reversible(
+                    engine, state, seat, action, after, players, match_seed + report.moves, trust_engine=False
+                )
+                assert why is None, (
+                    f"{engine.spec.id} {players} players {raw}, seed {match_seed}, move {report.moves}:"
+                    f" {action!r} by seat {seat} was said to show nothing, but the reveal test says {why}"
+                )
+                report.reversible += 1
             state = after
     return report

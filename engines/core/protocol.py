@@ -440,6 +440,18 @@ class Engine(ABC, Generic[S]):
         (`engines.core.conformance.check_foreseeable`). The default: False."""
         return False
 
+    def shows_nothing(self, state: S, seat: int, action: Action, after: S) -> bool:
+        """Whether `action` by `seat` showed nobody anything the seat could not already see, so it may
+        be taken back: True promises that the takeback's whole reveal test (engines/core/takeback.py)
+        passes: no viewer's view gains a card, or a card's face, that was not in the seat's own view
+        before, and the outcome is the same on every re-deal (as `foreseeable` promises). The server
+        then skips the test, which walks every viewer's view for cards on every person's move. False
+        means "not known": the test decides. A game answers True only where its rules make it plain
+        (a card played from the seat's own hand, nothing drawn in its wake); the conformance suite
+        holds every True against the test itself (`engines.core.conformance.check_shows_nothing`).
+        The default: False."""
+        return False
+
     def bot_leaves_to_people(self, state: S, seat: int, people: frozenset[int]) -> bool:
         """Whether a bot in to_act at `seat` must leave this decision to the people among the
         seats waited for (`people`: the seats no bot plays), taking it only when none of them

@@ -237,10 +237,16 @@ def why_not_reversible(
     names: dict[int | None, str] | None = None,
     was: Position | None = None,
     now: Position | None = None,
+    trust_engine: bool = True,
 ) -> str | None:
     """None when the action by `seat` that took `before` to `after` showed nobody anything the seat could
     not already see; else why not, in words. `seed` makes the re-deals repeatable. `was` and `now`:
-    the positions before and after when they are at hand (built here otherwise)."""
+    the positions before and after when they are at hand (built here otherwise). `trust_engine`: take
+    the game's word where it says the move showed nothing (`Engine.shows_nothing`) or its outcome was
+    foreseeable (`Engine.foreseeable`); False runs the whole test (the conformance suite holds the
+    game's word against it)."""
+    if trust_engine and engine.shows_nothing(before, seat, action, after):
+        return None
     names = names or {}
     was = was if was is not None else Position(engine, before, players)
     now = now if now is not None else Position(engine, after, players)
@@ -262,7 +268,7 @@ def why_not_reversible(
     # only what is public, which the actor sees too; `Engine.resample` promises both, and the
     # conformance suite checks it): their views after must be the same as well. A game that says the
     # action's outcome was foreseeable from the actor's seat promises just that (`Engine.foreseeable`).
-    if engine.foreseeable(before, seat, action, after):
+    if trust_engine and engine.foreseeable(before, seat, action, after):
         return None
     split = was.own is not None
     rng = random.Random(seed)

@@ -491,6 +491,12 @@ class MobyTrickEngine(Engine[MobyTrickState]):
             and after.rng.counter == state.rng.counter
         )
 
+    def shows_nothing(self, state: MobyTrickState, seat: int, action: Action, after: MobyTrickState) -> bool:
+        """Every foreseeable move: the cards it moves are the seat's own (a card played, a bonus used,
+        a card set aside while others still choose) or were face up in the trick (the reward); a
+        leader chosen moves none."""
+        return self.foreseeable(state, seat, action, after)
+
     def hidden_ids(self, state: MobyTrickState, seat: int | None) -> frozenset[int]:
         hidden = set(state.undealt)
         for s in range(state.players):

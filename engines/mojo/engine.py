@@ -374,6 +374,19 @@ class MojoEngine(Engine[MojoState]):
             and not after.over
         )
 
+    def shows_nothing(self, state: MojoState, seat: int, action: Action, after: MojoState) -> bool:
+        """A foreseeable card played from the hand, or a face-down card of the seat's own turned up,
+        that brought no card into the hand and uncovered no card of a pile: only a card the seat held
+        came into view. A draw from a pile (it uncovers the card beneath) is left to the test."""
+        kind = action["type"]
+        if kind not in ("play", "reveal") or not self.foreseeable(state, seat, action, after):
+            return False
+        held = len(state.hands[seat]) + len(state.face_down[seat]) + len(state.revealed[seat])
+        now = len(after.hands[seat]) + len(after.face_down[seat]) + len(after.revealed[seat])
+        return now == held - (kind == "play") and all(
+            len(pile) >= len(was) for pile, was in zip(after.discard_piles, state.discard_piles, strict=True)
+        )
+
     def hidden_ids(self, state: MojoState, seat: int | None) -> frozenset[int]:
         hidden = set(state.draw_pile)
         for other in range(state.players):

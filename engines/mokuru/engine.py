@@ -1046,6 +1046,11 @@ class MokuruEngine(Engine[MokuruState]):
             and after.winner is None
         )
 
+    def shows_nothing(self, state: MokuruState, seat: int, action: Action, after: MokuruState) -> bool:
+        """Every foreseeable move: with neither deck drawn from and nothing shuffled, every card a move
+        shows was face up already or is the seat's own."""
+        return self.foreseeable(state, seat, action, after)
+
     def hidden_ids(self, state: MokuruState, seat: int | None) -> frozenset[int]:
         hidden = set(state.masters)
         if not (state.phase == DARKNESS and seat == state.turn):

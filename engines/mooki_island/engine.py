@@ -356,6 +356,13 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         card) and the game's end are left to the takeback's re-deals."""
         return action["type"] == "place" and not after.ended
 
+    def shows_nothing(
+        self, state: MookiIslandState, seat: int, action: Action, after: MookiIslandState
+    ) -> bool:
+        """A card placed while the game goes on: the seat saw both of its sides when it drew it, and
+        placing it turns up no other card."""
+        return self.foreseeable(state, seat, action, after)
+
     def hidden_ids(self, state: MookiIslandState, seat: int | None) -> frozenset[int]:
         seen = self.visible_faces(state, seat)
         return frozenset(state.face_ids[f] for f in range(FACES) if f not in seen)
