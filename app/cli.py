@@ -23,7 +23,7 @@ def serve(args: argparse.Namespace) -> int:
     settings = Settings(**{name: value for name, value in given.items() if value is not None})
     upgrade(settings.database_url)
     app = create_app(settings)
-    tune_gc()
+    tune_gc(settings)
     uvicorn.run(app, **uvicorn_options(settings, args.host, args.port, args.log_level))
     return 0
 

@@ -97,6 +97,13 @@ class Settings(BaseSettings):
     # that address's new requests and sockets get 503.
     max_connections_per_address: int = 200
 
+    # -- the garbage collector of `motable serve` (app/serving.py Collector) ----------
+    # Seconds between young collections (what survives one is left out of the next); 0 leaves
+    # collection to CPython's own allocation counts.
+    gc_young_seconds: float = 0.1
+    # Seconds between full collections, which also find cycles among what earlier runs left out.
+    gc_full_seconds: float = 600.0
+
     # -- addresses ------------------------------------------------------------
     # The address people open, e.g. https://cards.example.org: join links and QR codes use it.
     public_url: str | None = None

@@ -24,6 +24,7 @@ import ipaddress
 import logging
 import math
 import resource
+import threading
 import time
 from typing import Any
 
@@ -215,14 +216,74 @@ class ConnectionLimits:
         await _refuse(scope, receive, send, 408, "timeout", "the request's body came too slowly", close=True)
 
 
-def tune_gc() -> None:
-    """Fewer cyclic garbage collections: the server holds many long-lived JSON-like objects (cached
-    states, each socket's last body) that a collection walks again and again, while almost all of
-    its garbage is freed by reference counting. Objects alive after start-up are left out of every
-    collection (freeze); the youngest generation is collected after 50,000 allocations instead of
-    700. Measured with bench/load.py (docs/performance.md): 5-8% less CPU per move."""
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+class Collector:
+    """When the cyclic garbage collector runs, for a server process: on a timer instead of CPython's
+    allocation counts, and never over what was alive at the last run.
+
+    CPython starts a young collection when allocations outnumber deallocations by a threshold. A
+    server in steady state frees about as many tracked objects as it makes (each move replaces the
+    bodies, views and state of the one before), so that count hardly moves while the young
+    generation fills with objects that live seconds: at 5,000 sockets it held 60,000-130,000 objects
+    when a collection finally came, a 50-450 ms pause, and the older generations' collections took
+    0.3-0.8 s (docs/performance.md, "Pauses"). Almost all of that garbage is freed by reference
+    counting anyway; cycles are rare (a few hundred objects a second, mostly SQLAlchemy's statement
+    objects, gone within a young collection).
+
+    So automatic collection is off, and every `young_every` seconds a young collection runs and what
+    survives it is frozen (`gc.freeze`): the next run walks only what was made since, a few ms.
+    Frozen objects are still freed by reference counting; only a cycle among them that became
+    garbage later would stay, so every `full_every` seconds everything is unfrozen and collected
+    once (a longer pause, hundreds of ms at 5,000 sockets) and frozen again.
+    """
+
+    def __init__(self, young_every: float, full_every: float) -> None:
+        self.young_every = young_every
+        self.full_every = full_every
+        self._next_full = time.monotonic() + full_every
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Freeze what start-up made, turn automatic collection off and run on a thread of its own
+        (a collection holds the interpreter lock wherever it starts, as an automatic one does)."""
+        if self.young_every <= 0:
+            return  # left to CPython's own thresholds
+        gc.freeze()
+        gc.disable()
+        self._thread = threading.Thread(target=self._run, name="motable-gc", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.young_every):
+            self.step(time.monotonic())
+
+    def step(self, now: float) -> None:
+        """One run: the young collection, the full one when it is due, then freeze."""
+        gc.collect(0)
+        if now >= self._next_full:
+            started = time.perf_counter()
+            gc.unfreeze()
+            found = gc.collect()
+            self._next_full = now + self.full_every
+            log.info(
+                "full garbage collection: %d unreachable objects, %.0f ms",
+                found,
+                (time.perf_counter() - started) * 1000,
+            )
+        gc.freeze()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+
+def tune_gc(settings: Settings) -> Collector:
+    """The collector policy of a server process (`Collector`), as the settings say; started."""
+    collector = Collector(settings.gc_young_seconds, settings.gc_full_seconds)
+    collector.start()
+    return collector
 
 
 def raise_open_file_limit(wanted: int) -> int:

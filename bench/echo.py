@@ -136,8 +136,9 @@ def main() -> None:
     from app.config import Settings
     from app.serving import tune_gc, uvicorn_options
 
-    options = uvicorn_options(Settings.from_env(), args.host, args.port, args.log_level)
-    tune_gc()
+    settings = Settings.from_env()
+    options = uvicorn_options(settings, args.host, args.port, args.log_level)
+    tune_gc(settings)
     if args.fastapi:
         uvicorn.run("bench.echo:fastapi_app", factory=True, **options)
     else:

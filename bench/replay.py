@@ -117,7 +117,7 @@ def serve(port: int) -> None:
     settings = Settings.from_env()
     app = create_app(settings)
     app.add_api_route("/bench/rebuilt/{room_id}", rebuilt_replay, methods=["GET"])
-    tune_gc()
+    tune_gc(settings)
     uvicorn.run(app, **uvicorn_options(settings, "127.0.0.1", port, "warning"))
 
 
