@@ -102,7 +102,7 @@ class Settings(BaseSettings):
     # collection to CPython's own allocation counts.
     gc_young_seconds: float = 0.1
     # Seconds between full collections, which also find cycles among what earlier runs left out.
-    gc_full_seconds: float = 600.0
+    gc_full_seconds: float = 3600.0
 
     # -- addresses ------------------------------------------------------------
     # The address people open, e.g. https://cards.example.org: join links and QR codes use it.
