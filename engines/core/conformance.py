@@ -470,15 +470,26 @@ class ForeseeableReport:
     resamples: int = 0
 
 
-def check_foreseeable(
-    engine: Engine[Any], seed: int = 0, *, resamples: int = 6, runs: int | None = None
-) -> ForeseeableReport:
-    """Over every move of whole random matches of `bot_runs` (every player count, the option grid;
-    the first `runs` of them when given), each move the engine calls foreseeable
-    (`Engine.foreseeable`) is replayed on `resamples` re-deals of the mover's seat: each must
-    accept it and show the mover and a spectator the same views after as the real move does."""
-    report = ForeseeableReport()
+@dataclass(frozen=True)
+class RandomMove:
+    """One move of a whole random match (`random_moves`): where it was, the state before and after,
+    and the match's random source (a check that draws from it keeps the match repeatable)."""
+
+    where: str
+    players: int
+    match_seed: int
+    rng: random.Random
+    state: Any
+    seat: int
+    action: Action
+    after: Any
+
+
+def random_moves(engine: Engine[Any], seed: int, runs: int | None) -> Iterator[RandomMove]:
+    """Every move of whole random matches of `bot_runs` (every player count, the option grid; the
+    first `runs` of them when given), out-of-turn actions taken a quarter of the time they are open."""
     chosen = bot_runs(engine)[:runs] if runs is not None else bot_runs(engine)
+    number = 0
     for run, (players, raw) in enumerate(chosen):
         match_seed = seed * 1000 + run
         rng = random.Random(match_seed)
@@ -491,27 +502,39 @@ def check_foreseeable(
                 seat = rng.choice(sorted(engine.to_act(state)))
                 action = rng.choice(engine.legal_actions(state, seat))
             after = engine.apply(state, seat, action)
-            report.moves += 1
-            if engine.foreseeable(state, seat, action, after):
-                report.foreseeable += 1
-                seen = {viewer: engine.view(after, viewer) for viewer in (seat, None)}
-                for _ in range(resamples):
-                    where = (
-                        f"{engine.spec.id} {players} players {raw}, seed {match_seed}, move"
-                        f" {report.moves}: {action!r} by seat {seat} was called foreseeable"
-                    )
-                    other = engine.resample(state, seat, rng)
-                    try:
-                        other_after = engine.apply(other, seat, action)
-                    except EngineError as error:
-                        raise AssertionError(f"{where}, but a re-deal refuses it ({error})") from error
-                    for viewer, view in seen.items():
-                        assert engine.view(other_after, viewer) == view, (
-                            f"{where}, but on a re-deal {'a spectator' if viewer is None else 'its seat'}"
-                            " sees another outcome"
-                        )
-                    report.resamples += 1
+            number += 1
+            where = f"{engine.spec.id} {players} players {raw}, seed {match_seed}, move {number}"
+            yield RandomMove(where, players, match_seed, rng, state, seat, action, after)
             state = after
+
+
+def check_foreseeable(
+    engine: Engine[Any], seed: int = 0, *, resamples: int = 6, runs: int | None = None
+) -> ForeseeableReport:
+    """Over every move of whole random matches (`random_moves`), each move the engine calls
+    foreseeable (`Engine.foreseeable`) is replayed on `resamples` re-deals of the mover's seat: each
+    must accept it and show the mover and a spectator the same views after as the real move does."""
+    report = ForeseeableReport()
+    for move in random_moves(engine, seed, runs):
+        state, seat, action, after = move.state, move.seat, move.action, move.after
+        report.moves += 1
+        if not engine.foreseeable(state, seat, action, after):
+            continue
+        report.foreseeable += 1
+        seen = {viewer: engine.view(after, viewer) for viewer in (seat, None)}
+        where = f"{move.where}: {action!r} by seat {seat} was called foreseeable"
+        for _ in range(resamples):
+            other = engine.resample(state, seat, move.rng)
+            try:
+                other_after = engine.apply(other, seat, action)
+            except EngineError as error:
+                raise AssertionError(f"{where}, but a re-deal refuses it ({error})") from error
+            for viewer, view in seen.items():
+                assert engine.view(other_after, viewer) == view, (
+                    f"{where}, but on a re-deal {'a spectator' if viewer is None else 'its seat'}"
+                    " sees another outcome"
+                )
+            report.resamples += 1
     return report
 
 
@@ -529,34 +552,28 @@ class ShowsNothingReport:
 
 
 def check_shows_nothing(engine: Engine[Any], seed: int = 0, *, runs: int | None = None) -> ShowsNothingReport:
-    """Over every move of whole random matches of `bot_runs` (every player count, the option grid;
-    the first `runs` of them when given), each move the engine says showed nothing
-    (`Engine.shows_nothing`) must pass the takeback's whole reveal test, cards and re-deals, run
-    without the game's word (engines/core/takeback.py)."""
+    """Over every move of whole random matches (`random_moves`), each move the engine says showed
+    nothing (`Engine.shows_nothing`) must pass the takeback's whole reveal test, cards and re-deals,
+    run without the game's word (engines/core/takeback.py)."""
     report = ShowsNothingReport()
-    chosen = bot_runs(engine)[:runs] if runs is not None else bot_runs(engine)
-    for run, (players, raw) in enumerate(chosen):
-        match_seed = seed * 1000 + run
-        rng = random.Random(match_seed)
-        state = engine.setup(players, match_seed, engine.spec.parse_options(raw))
-        while engine.to_act(state):
-            extra = optional_moves(engine, state, players)
-            if extra and rng.random() < 0.25:
-                seat, action = rng.choice(extra)
-            else:
-                seat = rng.choice(sorted(engine.to_act(state)))
-                action = rng.choice(engine.legal_actions(state, seat))
-            after = engine.apply(state, seat, action)
-            report.moves += 1
-            if engine.shows_nothing(state, seat, action, after):
-                report.shows_nothing += 1
-                why = why_not_reversible(
-                    engine, state, seat, action, after, players, match_seed + report.moves, trust_engine=False
-                )
-                assert why is None, (
-                    f"{engine.spec.id} {players} players {raw}, seed {match_seed}, move {report.moves}:"
-                    f" {action!r} by seat {seat} was said to show nothing, but the reveal test says {why}"
-                )
-                report.reversible += 1
-            state = after
+    for move in random_moves(engine, seed, runs):
+        report.moves += 1
+        if not engine.shows_nothing(move.state, move.seat, move.action, move.after):
+            continue
+        report.shows_nothing += 1
+        why = why_not_reversible(
+            engine,
+            move.state,
+            move.seat,
+            move.action,
+            move.after,
+            move.players,
+            move.match_seed + report.moves,
+            trust_engine=False,
+        )
+        assert why is None, (
+            f"{move.where}: {move.action!r} by seat {move.seat} was said to show nothing, but the reveal"
+            f" test says {why}"
+        )
+        report.reversible += 1
     return report
