@@ -21,6 +21,9 @@ from pathlib import Path
 # (group, frame pattern), tried from the innermost frame outwards; the first frame that matches any
 # rule decides the sample's group. Patterns match "function (file)" with the line number dropped.
 RULES: list[tuple[str, str]] = [
+    # The timed collector's runs (app/serving.py Collector); CPython's own collections, where they
+    # are left to it, count wherever the allocation that set them off stands.
+    ("garbage collection (Collector)", r"^Collector\.step \("),
     ("logging", r"\(logging/|\(app/logs\.py"),
     ("rate limiting", r"\(app/ratelimit\.py"),
     ("JSON encode (orjson/json dumps)", r"^encode \(app/routes/ws\.py|dumps \(json/|JSONEncoder"),

@@ -15,7 +15,7 @@ from .bots import takes_optional_actions
 from .errors import EngineError, InvalidOptions
 from .protocol import Action, Engine, Options, is_listed
 from .replay import replay as replay_match
-from .takeback import why_not_reversible
+from .takeback import SHOWED_YOU, why_not_reversible
 
 
 @dataclass
@@ -538,42 +538,51 @@ def check_foreseeable(
     return report
 
 
-# -- shows nothing: a move the takeback may skip its reveal test for --------------------------------
+# -- what a move showed: moves the takeback may answer without its reveal test ------------------------
 
 
 @dataclass
-class ShowsNothingReport:
-    """What `check_shows_nothing` went through: the moves of whole random matches, those the engine
-    said showed nothing, and those the reveal test would let be taken back."""
+class RevealHooksReport:
+    """What `check_reveal_hooks` went through: the moves of whole random matches, and those the engine
+    said showed nothing (`Engine.shows_nothing`) or showed the mover a card
+    (`Engine.shows_the_mover_a_card`), each confirmed by the reveal test."""
 
     moves: int = 0
     shows_nothing: int = 0
-    reversible: int = 0
+    shows_the_mover: int = 0
 
 
-def check_shows_nothing(engine: Engine[Any], seed: int = 0, *, runs: int | None = None) -> ShowsNothingReport:
-    """Over every move of whole random matches (`random_moves`), each move the engine says showed
-    nothing (`Engine.shows_nothing`) must pass the takeback's whole reveal test, cards and re-deals,
-    run without the game's word (engines/core/takeback.py)."""
-    report = ShowsNothingReport()
+def check_reveal_hooks(engine: Engine[Any], seed: int = 0, *, runs: int | None = None) -> RevealHooksReport:
+    """Over every move of whole random matches (`random_moves`), the takeback's whole reveal test
+    (cards and re-deals, run without the game's word: engines/core/takeback.py) must pass every move
+    the engine says showed nothing, and refuse every move it says showed the mover a card with the
+    words `SHOWED_YOU`."""
+    report = RevealHooksReport()
     for move in random_moves(engine, seed, runs):
         report.moves += 1
-        if not engine.shows_nothing(move.state, move.seat, move.action, move.after):
+        state, seat, action, after = move.state, move.seat, move.action, move.after
+        nothing = engine.shows_nothing(state, seat, action, after)
+        to_mover = engine.shows_the_mover_a_card(state, seat, action, after)
+        if not nothing and not to_mover:
             continue
-        report.shows_nothing += 1
+        where = f"{move.where}: {action!r} by seat {seat}"
+        assert not (nothing and to_mover), f"{where} was said to show nothing and to show the mover a card"
         why = why_not_reversible(
             engine,
-            move.state,
-            move.seat,
-            move.action,
-            move.after,
+            state,
+            seat,
+            action,
+            after,
             move.players,
             move.match_seed + report.moves,
             trust_engine=False,
         )
-        assert why is None, (
-            f"{move.where}: {move.action!r} by seat {move.seat} was said to show nothing, but the reveal"
-            f" test says {why}"
-        )
-        report.reversible += 1
+        if nothing:
+            assert why is None, f"{where} was said to show nothing, but the reveal test says {why}"
+            report.shows_nothing += 1
+        else:
+            assert why == SHOWED_YOU, (
+                f"{where} was said to show the mover a card, but the reveal test says {why}"
+            )
+            report.shows_the_mover += 1
     return report

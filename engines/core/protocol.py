@@ -448,7 +448,16 @@ class Engine(ABC, Generic[S]):
         then skips the test, which walks every viewer's view for cards on every person's move. False
         means "not known": the test decides. A game answers True only where its rules make it plain
         (a card played from the seat's own hand, nothing drawn in its wake); the conformance suite
-        holds every True against the test itself (`engines.core.conformance.check_shows_nothing`).
+        holds every True against the test itself (`engines.core.conformance.check_reveal_hooks`).
+        The default: False."""
+        return False
+
+    def shows_the_mover_a_card(self, state: S, seat: int, action: Action, after: S) -> bool:
+        """Whether `action` put into `seat`'s view a card the seat had not seen (a card drawn from a
+        hidden deck): True promises that the takeback's reveal test refuses the move for just that
+        reason (its words: `engines.core.takeback.SHOWED_YOU`), so the server gives that answer
+        without walking every viewer's view. False means "not known": the test decides. Held
+        against the test like `shows_nothing` (`engines.core.conformance.check_reveal_hooks`).
         The default: False."""
         return False
 

@@ -32,6 +32,9 @@ from .protocol import Action, Engine
 
 TAKEBACK = "takeback"
 
+# Why an action that put a card into its actor's own view cannot be taken back.
+SHOWED_YOU = "it showed you a card you had not seen (taking it back would let you know it)"
+
 # Positions the actor cannot tell apart that an action is replayed on (check 2). Each is a full re-deal
 # of the unseen cards: three make a hidden outcome that looks the same by chance very unlikely.
 RESAMPLES = 3
@@ -242,11 +245,15 @@ def why_not_reversible(
     """None when the action by `seat` that took `before` to `after` showed nobody anything the seat could
     not already see; else why not, in words. `seed` makes the re-deals repeatable. `was` and `now`:
     the positions before and after when they are at hand (built here otherwise). `trust_engine`: take
-    the game's word where it says the move showed nothing (`Engine.shows_nothing`) or its outcome was
-    foreseeable (`Engine.foreseeable`); False runs the whole test (the conformance suite holds the
-    game's word against it)."""
-    if trust_engine and engine.shows_nothing(before, seat, action, after):
-        return None
+    the game's word where it says the move showed nothing (`Engine.shows_nothing`) or showed its
+    actor a card (`Engine.shows_the_mover_a_card`), or that its outcome was foreseeable
+    (`Engine.foreseeable`); False runs the whole test (the conformance suite holds the game's word
+    against it)."""
+    if trust_engine:
+        if engine.shows_nothing(before, seat, action, after):
+            return None
+        if engine.shows_the_mover_a_card(before, seat, action, after):
+            return SHOWED_YOU
     names = names or {}
     was = was if was is not None else Position(engine, before, players)
     now = now if now is not None else Position(engine, after, players)
@@ -261,7 +268,7 @@ def why_not_reversible(
             if card_id in known and _agrees(face, known[card_id]):
                 continue
             if viewer == seat:
-                return "it showed you a card you had not seen (taking it back would let you know it)"
+                return SHOWED_YOU
             who = names.get(viewer, "spectators" if viewer is None else f"seat {viewer}")
             return f"it showed {who} a card that was not yours to show"
     # The actor's and the spectators' views before are the same on every re-deal (the spectators see

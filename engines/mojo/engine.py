@@ -387,6 +387,18 @@ class MojoEngine(Engine[MojoState]):
             len(pile) >= len(was) for pile, was in zip(after.discard_piles, state.discard_piles, strict=True)
         )
 
+    def shows_the_mover_a_card(self, state: MojoState, seat: int, action: Action, after: MojoState) -> bool:
+        """The top card of the deck went into the seat's hand (or, with the rest of it, face down),
+        within the round and with no reshuffle: the seat now knows a card it could not see."""
+        if not state.draw_pile or after.round != state.round or after.over:
+            return False
+        drawn = state.draw_pile[-1]
+        return (
+            after.rng.counter == state.rng.counter
+            and len(after.draw_pile) == len(state.draw_pile) - 1
+            and (drawn in after.hands[seat] or drawn in after.face_down[seat])
+        )
+
     def hidden_ids(self, state: MojoState, seat: int | None) -> frozenset[int]:
         hidden = set(state.draw_pile)
         for other in range(state.players):
