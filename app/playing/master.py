@@ -178,9 +178,10 @@ class Master:
         # Nothing to write: "away since" is when the seat's socket last closed, and while one is
         # open presence says so (a process killed with sockets open leaves the last close standing).
         await self.presence.add(room_id, seat)
-        facts = self.seats.known_facts(room_id) or await run_in_threadpool(self.seats.facts, room_id)
+        facts = self.seats.known_facts(room_id)
         if facts is None or seat in facts.waiting:
-            # A waiting room has no facts: look (connecting is rare next to acting).
+            # Facts not held here (a waiting room has none): look for a move of the seat itself, in
+            # one read (connecting is rare next to acting).
             await self.people.holder_back(room_id, seat)
         self._presence_changed(room_id)
 
@@ -304,12 +305,13 @@ class Master:
     def wake_bots(self, room_id: str) -> None:
         self.bots.kick(room_id)
 
-    def socket_opened(self, room_id: str) -> None:
+    def socket_opened(self, room_id: str, waiting: bool = False) -> None:
         """A socket opened (or took its seat): the room's bots look again, unless this process knows the
-        room has none (bot_turn would find nothing: no transaction for it). Whatever makes a bot stand
-        in kicks the runner itself."""
+        room has none, or the socket was just sent a waiting room (bot_turn would find nothing: no
+        transaction for it; starting the match wakes the bots). Whatever makes a bot stand in kicks
+        the runner itself."""
         facts = self.seats.known_facts(room_id)
-        if facts is not None and not facts.bots:
+        if waiting or (facts is not None and not facts.bots):
             return
         self.bots.kick(room_id)
 

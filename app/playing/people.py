@@ -164,8 +164,10 @@ class People:
         return answered.body
 
     async def holder_back(self, room_id: str, seat: int) -> None:
-        """The holder acted or connected: a move of their seat in its refusal window lapses."""
-        if await self._commit(people.holder_back, room_id, seat, self.cache):
+        """The holder acted or connected: a move of their seat in its refusal window lapses. Looked
+        for first by a read (there rarely is one), so a connecting socket takes no write lock."""
+        waiting = await run_in_threadpool(self._read, lambda s: seat in people.waiting_seats(s, room_id))
+        if waiting and await self._commit(people.holder_back, room_id, seat, self.cache):
             await self.seats_changed(room_id)
 
     async def carry_out_due(self) -> None:

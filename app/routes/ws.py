@@ -44,7 +44,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         sender = asyncio.create_task(_send(websocket, socket.conn))
         if seat is not None:
             await socket.count(seat)
-        runtime.master.socket_opened(room_id)
+        runtime.master.socket_opened(room_id, _waiting(socket.conn))
         # A table screen says so in its address (it stays a spectator: no token, public view).
         if seat is None and websocket.query_params.get("screen") == "1":
             socket.screen = True
@@ -83,6 +83,11 @@ async def _send(websocket: WebSocket, conn: Connection) -> None:
                 await raw({"type": "websocket.send", "text": text})
             else:
                 await websocket.send_text(text)
+
+
+def _waiting(conn: Connection) -> bool:
+    """Whether the socket's snapshot, just sent, was of a room not started yet."""
+    return conn.base is not None and conn.base.get("status") == "waiting"
 
 
 def _error(message_id: Any, code: str, text: str) -> dict[str, Any]:
@@ -132,7 +137,7 @@ class _Socket:
             self.room_id, self.conn, seat, self.runtime.fanout.bodies_for(self.room_id)
         )
         await self.count(seat)
-        self.runtime.master.socket_opened(self.room_id)
+        self.runtime.master.socket_opened(self.room_id, _waiting(self.conn))
         return True
 
     async def receive(self) -> None:

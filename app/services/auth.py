@@ -33,6 +33,13 @@ def seat_of(session: Session, room_id: str, token: str | None) -> int | None:
     raise AppError("unauthorized", "this token holds no seat in this room")
 
 
+def token_seats(session: Session, room_id: str) -> dict[str, int]:
+    """The seat of each token hash of the room (a bot's seat has none). Looked up by hash in a dict,
+    as the seat cache does: no one can choose a sha256 digest's bytes, so timing tells nothing."""
+    rows = session.execute(select(Seat.seat, Seat.token_hash).where(Seat.room_id == room_id)).all()
+    return {token_hash: int(seat) for seat, token_hash in rows if token_hash is not None}
+
+
 def player_seat(session: Session, room_id: str, token: str | None) -> int:
     """The seat of a player who must be seated to do this (spectators may only watch)."""
     seat = seat_of(session, room_id, token)

@@ -13,7 +13,7 @@ from app.db import Database
 from app.errors import AppError
 from app.models import Room, Seat
 from app.services import lookup, matches, people, rooms
-from app.services.auth import hash_token, seat_of
+from app.services.auth import hash_token, token_seats
 from app.services.cache import Lru
 
 # Rooms whose facts and seat tokens each process keeps in memory (least recently used go first).
@@ -59,26 +59,35 @@ class Seats:
         known = self._tokens.get(room_id)
         return known[1].get(hash_token(token)) if known is not None else None
 
-    def _remember_seat(self, room_id: str, token: str, seat: int, epoch: int, forgets: int) -> None:
+    def _remember_seats(self, room_id: str, holders: dict[str, int], epoch: int, forgets: int) -> None:
         with self._forget_lock:
             if forgets != self._forgets:
                 return
             known = self._tokens.get(room_id)
             tokens = known[1] if known is not None and known[0] == epoch else {}
             # A new dict, never one a reader may hold: readers look without the lock.
-            self._tokens.put(room_id, (epoch, {**tokens, hash_token(token): seat}))
+            self._tokens.put(room_id, (epoch, {**tokens, **holders}))
 
     def seat_of(self, room_id: str, token: str | None) -> int | None:
         """The token's seat (None: a spectator); a token that holds no seat is refused (AppError)."""
         if token is not None and (known := self.known_seat(room_id, token)) is not None:
             return known
+        if token is None and self._tokens.get(room_id) is not None:
+            # A spectator (every socket opens as one) of a room whose seats this process holds: the
+            # room exists as surely as those seats do (a deleted room's "gone" event forgets both).
+            return None
         forgets = self._forgets
         with self.db.read() as session:
             room = lookup.find_room(session, room_id)
-            seat = seat_of(session, room_id, token)
+            holders = token_seats(session, room_id)
             epoch = room.seat_epoch
-        if token is not None and seat is not None:
-            self._remember_seat(room_id, token, seat, epoch, forgets)
+        # Every seat's token at once: the other players' sockets, opening next, need no read.
+        self._remember_seats(room_id, holders, epoch, forgets)
+        if token is None:
+            return None
+        seat = holders.get(hash_token(token))
+        if seat is None:
+            raise AppError("unauthorized", "this token holds no seat in this room")
         return seat
 
     def player_seat(self, room_id: str, token: str | None) -> int:

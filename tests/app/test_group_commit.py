@@ -4,6 +4,7 @@ whose memory is behind the database never applies a move to the wrong state."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -144,6 +145,37 @@ def test_a_forgotten_room_is_looked_up_again(client: TestClient) -> None:
     assert seats.known_seat(room_id, "forged") is None
 
 
+def test_one_read_remembers_every_seat_of_the_room(client: TestClient) -> None:
+    """The first socket's look-up reads every seat's token: the other players' sockets, opening next,
+    and spectators of the room need no read. A token that holds no seat is still refused."""
+    runtime = _runtime(client)
+    seats = runtime.seats
+    room_id, (host, guest) = started_room(client)
+    seats.forget(room_id)
+    assert seats.seat_of(room_id, None) is None  # a spectator: the room is read once
+    assert seats.known_seat(room_id, host) == 0 and seats.known_seat(room_id, guest) == 1
+    reads: list[str] = []
+    real_read = seats.db.read
+
+    def counted() -> Any:
+        reads.append("read")
+        return real_read()
+
+    seats.db.read = counted  # type: ignore[method-assign]
+    try:
+        assert seats.seat_of(room_id, guest) == 1 and seats.seat_of(room_id, None) is None
+        assert reads == []
+        with pytest.raises(AppError):
+            seats.seat_of(room_id, "forged")
+        assert reads == ["read"] and seats.known_seat(room_id, "forged") is None
+    finally:
+        seats.db.read = real_read  # type: ignore[method-assign]
+    # A room this process does not know is read, and an unknown one refused, spectator or not.
+    seats.forget(room_id)
+    with pytest.raises(AppError):
+        seats.seat_of("zzzzzzzz", None)
+
+
 def test_a_read_begun_before_a_forget_is_not_remembered(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,19 +188,19 @@ def test_a_read_begun_before_a_forget_is_not_remembered(
     room_id, (host, _guest) = started_room(client)
     other_room, _ = started_room(client)
     seats.forget(room_id)
-    real_seat_of, real_match = seats_module.seat_of, seats_module.matches.current_match
+    real_token_seats, real_match = seats_module.token_seats, seats_module.matches.current_match
 
-    def seat_then_forget(session: Any, room: str, token: str | None) -> int | None:
-        seat = real_seat_of(session, room, token)
+    def seats_then_forget(session: Any, room: str) -> dict[str, int]:
+        holders = real_token_seats(session, room)
         seats.forget(room)  # the change commits and is heard while this read is under way
-        return seat
+        return holders
 
     def match_then_forget(session: Any, room: str, lock: bool = False) -> Any:
         match = real_match(session, room, lock=lock)
         seats.forget(room)
         return match
 
-    monkeypatch.setattr(seats_module, "seat_of", seat_then_forget)
+    monkeypatch.setattr(seats_module, "token_seats", seats_then_forget)
     monkeypatch.setattr(seats_module.matches, "current_match", match_then_forget)
     assert seats.player_seat(room_id, host) == 0
     assert seats.facts(room_id) is not None
@@ -178,3 +210,54 @@ def test_a_read_begun_before_a_forget_is_not_remembered(
     assert seats.player_seat(room_id, host) == 0 and seats.facts(other_room) is not None
     seats.forget(room_id)
     assert seats.known_facts(other_room) is not None
+
+
+def test_sockets_opening_in_a_waiting_room_write_nothing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Players open the table before it starts: each socket takes its seat without a write transaction
+    (on SQLite it would queue behind the group commit for the write lock) and wakes no bot look-up
+    (no match, no bot turn); the seats' tokens are read once for every socket of the room."""
+    from sqlalchemy import event
+
+    from .test_playing import seated_room
+
+    runtime = _runtime(client)
+    room_id, tokens = seated_room(client, "mojo", humans=3)
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        statements.append(" ".join(statement.split()[:2]))
+
+    kicked: list[str] = []
+    monkeypatch.setattr(runtime.master.bots, "kick", lambda room, *a, **k: kicked.append(room))
+    event.listen(runtime.db.engine, "before_cursor_execute", seen)
+    try:
+        with contextlib.ExitStack() as stack:
+            for seat, token in enumerate(tokens):
+                socket = stack.enter_context(client.websocket_connect(f"/ws/rooms/{room_id}"))
+                assert socket.receive_json()["state"]["seat"] is None
+                socket.send_json({"type": "auth", "token": token})
+                snapshot = socket.receive_json()
+                assert snapshot["type"] == "snapshot" and snapshot["state"]["seat"] == seat
+                assert snapshot["state"]["status"] == "waiting"
+            # The room body saying every seat is here comes after each socket took its seat.
+            while True:
+                message = socket.receive_json()
+                if message["type"] == "room" and all(s["connected"] for s in message["room"]["seats"]):
+                    break
+            opened = list(statements)
+    finally:
+        event.remove(runtime.db.engine, "before_cursor_execute", seen)
+    assert [
+        s for s in opened if s.split()[0] in ("INSERT", "UPDATE", "DELETE") or s == "BEGIN IMMEDIATE"
+    ] == []
+    assert kicked == []
+    assert opened.count("SELECT seats.seat,") == 1
+    # Once started, a socket opening wakes the room's bots again.
+    started = client.post(f"/api/rooms/{room_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert started.status_code == 200
+    kicked.clear()
+    with client.websocket_connect(f"/ws/rooms/{room_id}?token={tokens[1]}") as socket:
+        assert socket.receive_json()["state"]["status"] == "playing"
+    assert room_id in kicked
