@@ -287,6 +287,18 @@ async def echo_load(
 
 
 # -- the players ---------------------------------------------------------------------------------
+async def wait_until(changed: asyncio.Event, ready: Any, what: str, timeout: float = 30.0) -> None:
+    """Until `ready()` is true, looking again each time `changed` is set (by a socket's reader)."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        changed.clear()
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"{what} waited {timeout}s")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), left)
+
+
 @dataclass
 class SeatSocket:
     seat: int
@@ -394,14 +406,7 @@ class Room:
             self.changed.set()
 
     async def _until(self, ready: Any, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not ready():
-            self.changed.clear()
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"room {self.room_id} waited {timeout}s")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), left)
+        await wait_until(self.changed, ready, f"room {self.room_id}", timeout)
 
     def _answered(self, mover: SeatSocket, message_id: str, version: int) -> Any:
         """Refused, or acknowledged and every socket of the room holds the new version."""

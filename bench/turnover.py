@@ -26,7 +26,16 @@ import httpx
 import orjson
 from websockets.asyncio.client import connect
 
-from bench.load import GAME, SEATS, SeatSocket, Server, apply_patch, fresh_database, start_motable
+from bench.load import (
+    GAME,
+    SEATS,
+    SeatSocket,
+    Server,
+    apply_patch,
+    fresh_database,
+    start_motable,
+    wait_until,
+)
 
 STEPS = ("create the room", "three join", "four sockets open", "start", "four sockets close")
 SETTLE = 0.05  # seconds a step waits after its last frame, for work the server does after answering
@@ -51,17 +60,8 @@ class Table:
                 seat.body = apply_patch(seat.body, message["ops"])
             self.changed.set()
 
-    async def until(self, ready: Callable[[], bool], timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not ready():
-            self.changed.clear()
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"room {self.room_id}: no answer in {timeout}s")
-            try:
-                await asyncio.wait_for(self.changed.wait(), left)
-            except TimeoutError:
-                continue
+    async def until(self, ready: Callable[[], bool]) -> None:
+        await wait_until(self.changed, ready, f"room {self.room_id}")
 
     async def step(self, http: httpx.AsyncClient, index: int) -> None:
         if index == 0:
