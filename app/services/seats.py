@@ -45,7 +45,7 @@ class Seats:
         # room id -> (seat epoch, {token hash -> seat}). A seat's token changes only when a seat moves
         # to another device or its player leaves; every process then forgets the room, told by the
         # broker or, should that message be lost, by the room's seat epoch, which SeatWatch compares
-        # every second. A miss (or an unknown token) is looked up in the database and never remembered.
+        # every second. A miss reads every seat of the room, all remembered; an unknown token never is.
         self._tokens: Lru[str, tuple[int, dict[str, int]]] = Lru(FACTS_SIZE)
         # room id -> RoomFacts, only for started rooms (whose seats are settled for good).
         self._facts: Lru[str, RoomFacts] = Lru(FACTS_SIZE)
