@@ -110,8 +110,11 @@ def test_a_lost_seat_is_asked_for_and_approved(
     expect(banner).to_contain_text("Playing here? Pick your name")
     banner.get_by_role("button", name="Bo").click()
     expect(banner).to_contain_text("Asked for Bo's seat: waiting for Bo (or the table) to approve")
-    request = ann.locator("#seat-requests")
-    expect(request).to_contain_text("Someone asks for Bo's seat")
+    # Ann's page shows the request in the list while Bo might still come back by himself, and at the
+    # top once he has been gone for the room's "gone" time (2 s here), which a busy machine may
+    # already have passed by the time the request is made.
+    told = ann.locator("#seat-requests, #seat-alert").filter(has_text="Someone asks for Bo's seat")
+    expect(told.first).to_be_visible()
     # Once Bo has been gone for the room's "gone" time (2 s here), the host may approve: her page
     # asks her at the top.
     alert = ann.locator("#seat-alert")
