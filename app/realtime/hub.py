@@ -5,6 +5,7 @@ with each call; the hub reads nothing and decides nothing about a match."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -20,6 +21,8 @@ RoomBody = Callable[[], Awaitable[Message]]
 # Messages a socket may have waiting. A client this far behind (a stalled tab, a bad link) is cheaper
 # to start again from a fresh snapshot than to buffer for without bound.
 MAX_BACKLOG = 256
+
+log = logging.getLogger(__name__)
 
 CLOSE: Message = {"type": "close"}
 """Queued in place of the backlog of a socket that fell too far behind: the sender closes it."""
@@ -155,14 +158,21 @@ class Hub:
         try:
             while True:
                 self._room_again.discard(room_id)
-                # Under the room lock: two bodies read concurrently could otherwise go out newest
-                # first, and the client would keep the older one (a seat shown gone, a stale status).
-                async with self._lock(room_id):
-                    if not self._rooms.get(room_id):
-                        return
-                    room = await room_body()
-                    for conn in list(self._rooms.get(room_id, ())):
-                        conn.send({"type": "room", "room": room})
+                try:
+                    # Under the room lock: two bodies read concurrently could otherwise go out newest
+                    # first, and the client would keep the older one (a seat shown gone, a stale status).
+                    async with self._lock(room_id):
+                        if not self._rooms.get(room_id):
+                            return
+                        room = await room_body()
+                        for conn in list(self._rooms.get(room_id, ())):
+                            conn.send({"type": "room", "room": room})
+                except Exception:
+                    # A change that came meanwhile was left to this call: it is still answered.
+                    if room_id not in self._room_again:
+                        raise
+                    log.exception("reading room %s's body failed; read again for a later change", room_id)
+                    continue
                 if room_id not in self._room_again:
                     return
         finally:

@@ -49,6 +49,37 @@ async def test_room_messages_go_out_in_the_order_they_were_read() -> None:
     assert [m["room"]["read"] for m in sent if m["type"] == "room"] == [1, 2]
 
 
+@pytest.mark.asyncio
+async def test_a_change_that_waited_on_a_failed_read_is_still_sent() -> None:
+    hub = Hub()
+    conn = Connection(0)
+    await hub.attach("r", conn, SlowRooms().state_bodies)
+    reads = 0
+    second_change = asyncio.Event()
+
+    async def room() -> dict[str, Any]:
+        nonlocal reads
+        reads += 1
+        if reads == 1:
+            # The database hiccups on the first read, while a second change comes in and leaves
+            # its body to the read under way.
+            await second_change.wait()
+            raise RuntimeError("the database went away for a moment")
+        return {"read": reads}
+
+    first = asyncio.create_task(hub.push_room("r", room))
+    await asyncio.sleep(0)
+    await hub.push_room("r", room)
+    second_change.set()
+    await first
+    sent = [conn.outbox.get_nowait() for _ in range(conn.outbox.qsize())]
+    assert [m["room"] for m in sent if m["type"] == "room"] == [{"read": 2}]
+    # With no change waiting, the failure is the caller's (the publisher logs it).
+    with pytest.raises(RuntimeError):
+        reads = 0
+        await hub.push_room("r", room)
+
+
 def test_a_socket_that_falls_too_far_behind_is_closed_not_buffered() -> None:
     conn = Connection(0, limit=4)
     for number in range(10):
