@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.db import Database
-from app.models import ActionRow, Match, Room, Seat
+from app.models import ActionRow, Match, Room
 from app.realtime.presence import TABLE_SCREEN, Presence
 from app.realtime.split import Own, Split
 from app.services import lookup, matches, pause, people, rooms, screens, takebacks
@@ -169,7 +169,7 @@ def room_body(
     connected: set[int],
     times: people.Times,
 ) -> Body:
-    seats = session.scalars(select(Seat).where(Seat.room_id == room.id).order_by(Seat.seat)).all()
+    seats = people.seats_of(session, room.id)
     scorepad = get_engine(room.game).scorepad(state).to_json() if state is not None else None
     due = people.deadline(session, room, match)
     return {

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
 from app.models import Room
 
+# Built once: a statement built per call costs more Python than SQLite takes to run it (and a
+# statement object that lives on keeps its cache key). Hot paths use these (docs/performance.md).
+_ROOM = select(Room).where(Room.id == bindparam("room_id"))
+_ROOM_LOCKED = _ROOM.with_for_update()
+
 
 def find_room(session: Session, room_id: str, *, lock: bool = False) -> Room:
     """The room `room_id` (locked for update when `lock`); `not_found` when there is none."""
-    query = select(Room).where(Room.id == room_id)
-    if lock:
-        query = query.with_for_update()
-    room = session.scalars(query).one_or_none()
+    room = session.scalars(_ROOM_LOCKED if lock else _ROOM, {"room_id": room_id}).one_or_none()
     if room is None:
         raise AppError("not_found", f"no room {room_id!r}")
     return room

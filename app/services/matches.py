@@ -43,12 +43,13 @@ def status_after(result: Result | None) -> str:
     return "finished" if result is not None else "playing"
 
 
+_MATCH = select(Match).where(Match.room_id == bindparam("room_id"))
+# Serialises writers on PostgreSQL; SQLite already holds its write lock (BEGIN IMMEDIATE).
+_MATCH_LOCKED = _MATCH.with_for_update()
+
+
 def current_match(session: Session, room_id: str, *, lock: bool = False) -> Match | None:
-    query = select(Match).where(Match.room_id == room_id)
-    if lock:
-        # Serialises writers on PostgreSQL; SQLite already holds its write lock (BEGIN IMMEDIATE).
-        query = query.with_for_update()
-    return session.scalars(query).one_or_none()
+    return session.scalars(_MATCH_LOCKED if lock else _MATCH, {"room_id": room_id}).one_or_none()
 
 
 def load_state(session: Session, match: Match, cache: StateCache) -> Any:

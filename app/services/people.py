@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
@@ -75,12 +75,25 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=utcnow().tzinfo)
 
 
+# Read by every room body, socket and close: built once (app/services/lookup.py says why).
+_SEATS = select(Seat).where(Seat.room_id == bindparam("room_id")).order_by(Seat.seat)
+_SEAT = select(Seat).where(Seat.room_id == bindparam("room_id"), Seat.seat == bindparam("seat"))
+_SEEN = (
+    update(Seat)
+    .where(Seat.room_id == bindparam("s_room"), Seat.seat == bindparam("s_seat"))
+    .values(last_seen=bindparam("s_now"))
+)
+_WAITING_SEATS = select(SeatRequest.seat).where(
+    SeatRequest.room_id == bindparam("room_id"), SeatRequest.status == "waiting"
+)
+
+
 def seats_of(session: Session, room_id: str) -> list[Seat]:
-    return list(session.scalars(select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat)))
+    return list(session.scalars(_SEATS, {"room_id": room_id}))
 
 
 def _seat(session: Session, room_id: str, seat: int) -> Seat:
-    row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one_or_none()
+    row = session.scalars(_SEAT, {"room_id": room_id, "seat": seat}).one_or_none()
     if row is None:
         raise AppError("not_found", f"no seat {seat} in this room")
     return row
@@ -89,7 +102,7 @@ def _seat(session: Session, room_id: str, seat: int) -> Seat:
 # -- presence ----------------------------------------------------------------
 def seen(session: Session, room_id: str, seat: int) -> None:
     """A socket of the seat closed now (one UPDATE: it runs at every close)."""
-    session.execute(update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(last_seen=utcnow()))
+    session.execute(_SEEN, {"s_room": room_id, "s_seat": seat, "s_now": utcnow()})
 
 
 def away_since(seat: Seat) -> datetime:
@@ -326,6 +339,11 @@ def remove(
 # others (the holder being gone) it waits out the refusal window, then is carried out unless the holder
 # refused or came back meanwhile (then it lapses: "expired"). docs/people.md draws the state machine.
 OPEN = ("pending", "waiting")
+_OPEN_REQUESTS = (
+    select(SeatRequest)
+    .where(SeatRequest.room_id == bindparam("room_id"), SeatRequest.status.in_(OPEN))
+    .order_by(SeatRequest.created_at)
+)
 
 
 def ask_for_seat(
@@ -455,11 +473,7 @@ def open_requests(
     session: Session, room: Room, match: Match | None, connected: set[int], times: Times
 ) -> list[dict[str, Any]]:
     """The room body's requests: pending and waiting ones, with who may answer each now."""
-    rows = session.scalars(
-        select(SeatRequest)
-        .where(SeatRequest.room_id == room.id, SeatRequest.status.in_(OPEN))
-        .order_by(SeatRequest.created_at)
-    )
+    rows = session.scalars(_OPEN_REQUESTS, {"room_id": room.id})
     listed = []
     for r in rows:
         status = _status(r, times)
@@ -660,11 +674,7 @@ def holder_back(session: Session, room_id: str, seat: int, cache: StateCache | N
 
 
 def waiting_seats(session: Session, room_id: str) -> frozenset[int]:
-    return frozenset(
-        session.scalars(
-            select(SeatRequest.seat).where(SeatRequest.room_id == room_id, SeatRequest.status == "waiting")
-        )
-    )
+    return frozenset(session.scalars(_WAITING_SEATS, {"room_id": room_id}))
 
 
 def seat_check(session: Session, room_id: str, token: str | None, times: Times) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
@@ -65,10 +65,20 @@ def status_of(match: Match | None) -> str:
     return "waiting" if match is None else match.status
 
 
-def _next_seat(session: Session, room: Room) -> int:
+# Read by every join: built once (app/services/lookup.py says why).
+_NAMES = select(Seat.name).where(Seat.room_id == bindparam("room_id"))
+_REMATCH_OF = select(Room).where(Room.rematch_id == bindparam("room_id"))
+
+
+def _names(session: Session, room: Room) -> list[str]:
+    """The names of the room's seats, one per seat."""
+    return list(session.scalars(_NAMES, {"room_id": room.id}))
+
+
+def _next_seat(session: Session, room: Room, taken: int) -> int:
+    """The seat a newcomer gets in a room whose `taken` seats are numbered 0 to taken - 1."""
     if current_match(session, room.id) is not None:
         raise AppError("already_started", "the match has already started")
-    taken = session.scalar(select(func.count()).where(Seat.room_id == room.id)) or 0
     if taken >= get_engine(room.game).spec.max_players:
         raise AppError("room_full", "every seat is taken")
     return taken
@@ -77,7 +87,7 @@ def _next_seat(session: Session, room: Room) -> int:
 def _seat_before_later_bots(session: Session, room: Room, name: str, seat: int) -> int:
     """In a rematch, a player who comes back sits where they sat before the bots that followed
     them last time: those bots (which hold no token, so nothing remembers their number) move up."""
-    previous = session.scalars(select(Room).where(Room.rematch_id == room.id)).first()
+    previous = session.scalars(_REMATCH_OF, {"room_id": room.id}).first()
     if previous is None:
         return seat
     before = session.scalars(select(Seat).where(Seat.room_id == previous.id).order_by(Seat.seat)).all()
@@ -105,9 +115,10 @@ def _seat_before_later_bots(session: Session, room: Room, name: str, seat: int) 
 
 def join_room(session: Session, room_id: str, name: str) -> dict[str, Any]:
     room = find_room(session, room_id, lock=True)
-    seat = _seat_before_later_bots(session, room, name, _next_seat(session, room))
+    names = _names(session, room)
+    seat = _seat_before_later_bots(session, room, name, _next_seat(session, room, len(names)))
     token = new_token()
-    name = unique_name(name, session.scalars(select(Seat.name).where(Seat.room_id == room.id)))
+    name = unique_name(name, names)
     session.add(Seat(room_id=room.id, seat=seat, name=name, token_hash=hash_token(token), bot=False))
     return {"seat": seat, "token": token, "name": name}
 
@@ -135,13 +146,14 @@ def fallback_bot_kind(game: str) -> str:
 
 def add_bot(session: Session, room_id: str, token: str | None) -> dict[str, Any]:
     room = _host_room(session, room_id, token)
-    seat = _next_seat(session, room)
+    names = _names(session, room)
+    seat = _next_seat(session, room, len(names))
     kind = default_bot_kind(room.game)
     session.add(
         Seat(
             room_id=room.id,
             seat=seat,
-            name=bot_name(session.scalars(select(Seat.name).where(Seat.room_id == room.id))),
+            name=bot_name(names),
             token_hash=None,
             bot=True,
             bot_kind=kind,

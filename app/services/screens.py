@@ -12,7 +12,7 @@ import re
 import secrets
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
@@ -89,15 +89,16 @@ def status(session: Session, room_id: str, token: str | None) -> dict[str, objec
     return {"marked": row.marked, "code": row.code}
 
 
+# Read by every room body: built once (app/services/lookup.py says why).
+_MARKED = (
+    select(TableScreen.id)
+    .where(TableScreen.room_id == bindparam("room_id"), TableScreen.marked.is_(True))
+    .limit(1)
+)
+
+
 def is_marked(session: Session, room_id: str) -> bool:
-    return (
-        session.scalar(
-            select(TableScreen.id)
-            .where(TableScreen.room_id == room_id, TableScreen.marked.is_(True))
-            .limit(1)
-        )
-        is not None
-    )
+    return session.scalar(_MARKED, {"room_id": room_id}) is not None
 
 
 def is_table(session: Session, room_id: str, token: str | None) -> bool:

@@ -13,7 +13,7 @@ from app.db import Database
 from app.errors import AppError
 from app.models import Room, Seat
 from app.services import lookup, matches, people, rooms
-from app.services.auth import hash_token, token_seats
+from app.services.auth import hash_token, not_seated, token_seats
 from app.services.cache import Lru
 
 # Rooms whose facts and seat tokens each process keeps in memory (least recently used go first).
@@ -87,7 +87,7 @@ class Seats:
             return None
         seat = holders.get(hash_token(token))
         if seat is None:
-            raise AppError("unauthorized", "this token holds no seat in this room")
+            raise not_seated()
         return seat
 
     def player_seat(self, room_id: str, token: str | None) -> int:

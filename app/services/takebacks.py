@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
@@ -134,10 +134,26 @@ def _names(session: Session, room_id: str) -> dict[int, Seat]:
     return {s.seat: s for s in people.seats_of(session, room_id)}
 
 
+# Read by every state snapshot: built once (app/services/lookup.py says why).
+_ENTRY = select(ActionRow).where(
+    ActionRow.match_id == bindparam("match_id"), ActionRow.seq == bindparam("seq")
+)
+_ASKED = select(Takeback).where(
+    Takeback.match_id == bindparam("match_id"), Takeback.version == bindparam("version")
+)
+_ASKED_IN_ROUND = (
+    select(func.count())
+    .select_from(Takeback)
+    .where(
+        Takeback.match_id == bindparam("match_id"),
+        Takeback.seat == bindparam("seat"),
+        Takeback.round == bindparam("round"),
+    )
+)
+
+
 def last_entry(session: Session, match: Match) -> ActionRow | None:
-    return session.scalars(
-        select(ActionRow).where(ActionRow.match_id == match.id, ActionRow.seq == match.version - 1)
-    ).one_or_none()
+    return session.scalars(_ENTRY, {"match_id": match.id, "seq": match.version - 1}).one_or_none()
 
 
 def _decide(
@@ -157,16 +173,14 @@ def can_take_back(
     """(the seat that may ask to take back the last action now, or None; the pending takeback's body)."""
     if match.status != "playing":
         return None, None
-    asked = session.scalars(
-        select(Takeback).where(Takeback.match_id == match.id, Takeback.version == match.version)
-    ).first()
+    asked = session.scalars(_ASKED, {"match_id": match.id, "version": match.version}).first()
     pending = body(asked) if asked is not None and asked.status == "pending" else None
     if asked is not None:
         return None, pending
     last = last_entry(session, match)
     if last is None or taken_back(last.action) is not None:
         return None, None
-    actor = session.scalars(select(Seat).where(Seat.room_id == match.room_id, Seat.seat == last.seat)).one()
+    actor = people._seat(session, match.room_id, last.seat)
     if actor.bot or actor.stand_in:
         return None, None
     if _asked_this_round(session, match, last.seat) >= PER_ROUND:
@@ -175,11 +189,7 @@ def can_take_back(
 
 
 def _asked_this_round(session: Session, match: Match, seat: int) -> int:
-    used = session.scalar(
-        select(func.count())
-        .select_from(Takeback)
-        .where(Takeback.match_id == match.id, Takeback.seat == seat, Takeback.round == match.round)
-    )
+    used = session.scalar(_ASKED_IN_ROUND, {"match_id": match.id, "seat": seat, "round": match.round})
     return int(used or 0)
 
 
