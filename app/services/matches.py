@@ -100,16 +100,25 @@ def _replayed(engine: Any, state: Any, rows: list[ActionRow]) -> Any:
     return history.state
 
 
+# Built once: what a move writes on the reading path, and a round's end (a move in twenty or so).
+_ROUNDS_STORED = select(func.count(func.distinct(ScoreRow.round))).where(
+    ScoreRow.match_id == bindparam("match_id")
+)
+_INSERT_SCORE = insert(cast(Table, ScoreRow.__table__))
+_INSERT_ACTION = insert(cast(Table, ActionRow.__table__))
+_INSERT_SNAPSHOT = insert(cast(Table, Snapshot.__table__))
+
+
 def record_scores(session: Session, match_id: int, scorepad: Scorepad) -> None:
     """Add the scorepad rows of rounds finished since the last call."""
-    stored = session.scalar(
-        select(func.count(func.distinct(ScoreRow.round))).where(ScoreRow.match_id == match_id)
-    )
-    for index, points in enumerate(scorepad.rounds[stored or 0 :], start=(stored or 0) + 1):
-        session.add_all(
-            ScoreRow(match_id=match_id, round=index, seat=seat, points=int(p))
-            for seat, p in enumerate(points)
-        )
+    stored = session.scalar(_ROUNDS_STORED, {"match_id": match_id}) or 0
+    rows = [
+        {"match_id": match_id, "round": index, "seat": seat, "points": int(p)}
+        for index, points in enumerate(scorepad.rounds[stored:], start=stored + 1)
+        for seat, p in enumerate(points)
+    ]
+    if rows:
+        session.connection().execute(_INSERT_SCORE, rows)
 
 
 def apply_action(
@@ -139,19 +148,26 @@ def apply_action(
     except EngineError as error:
         raise AppError.from_engine(error) from None
     version = match.version + 1
-    session.add(ActionRow(match_id=match.id, seq=match.version, seat=seat, action=action))
+    now = utcnow()
+    row = {"match_id": match.id, "seq": match.version, "seat": seat, "action": action, "created_at": now}
+    session.connection().execute(_INSERT_ACTION, row)
     new_round = engine.round_number(new_state)
     result = engine.result(new_state)
     values: dict[str, Any] = {"version": version, "round": new_round}
     scored = new_round != match.round or result is not None
     if scored:
-        session.add(
-            Snapshot(match_id=match.id, version=version, round=new_round, state=engine.dump(new_state))
-        )
+        snapshot = {
+            "match_id": match.id,
+            "version": version,
+            "round": new_round,
+            "state": engine.dump(new_state),
+            "created_at": now,
+        }
+        session.connection().execute(_INSERT_SNAPSHOT, snapshot)
         record_scores(session, match.id, engine.scorepad(new_state))
     status = status_after(result)
     if status == "finished":
-        values.update(status=status, finished_at=utcnow())
+        values.update(status=status, finished_at=now)
         # The end's alerts are written with the move that ends it: a crash cannot lose them.
         outbox.record(session, room_id, "finished", match.id)
     changed = session.execute(
@@ -169,7 +185,6 @@ _ADVANCE = (
     .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_version"))
     .values(version=bindparam("m_next"), round=bindparam("m_round"))
 )
-_INSERT_ACTION = insert(cast(Table, ActionRow.__table__))
 
 
 def apply_known(

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, exists, or_, select, update
+from sqlalchemy import bindparam, delete, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import Database
@@ -45,11 +45,18 @@ class Pending:
     by_seat: int | None
 
 
+# Asked at every match's end, rematch and seat request: built once (app/services/lookup.py says why).
+_WANTED = select(
+    or_(
+        exists().where(PushSubscription.room_id == bindparam("room_id")),
+        exists().where(EmailAddress.room_id == bindparam("room_id"), EmailAddress.status == "confirmed"),
+    )
+)
+
+
 def wanted(session: Session, room_id: str) -> bool:
     """Whether anyone in the room asked for alerts away from the table."""
-    subscribed = exists().where(PushSubscription.room_id == room_id)
-    confirmed = exists().where(EmailAddress.room_id == room_id, EmailAddress.status == "confirmed")
-    return bool(session.scalar(select(or_(subscribed, confirmed))))
+    return bool(session.scalar(_WANTED, {"room_id": room_id}))
 
 
 def record(
