@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -130,6 +132,11 @@ def no_data() -> dict[str, Any]:
     return {}
 
 
+@functools.cache
+def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_json_schema()
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the lobby, the pages, the API and the client need to know about a game."""
@@ -179,7 +186,9 @@ class GameSpec:
             raise ValueError(f"{self.id}: the starter option {self.starter.option!r} is not an option")
 
     def options_schema(self) -> dict[str, Any]:
-        return self.options_model.model_json_schema()
+        # A fresh copy of the schema worked out once per model (working it out is most of a GET
+        # /api/games: 2.3 ms of server CPU a request before).
+        return copy.deepcopy(_json_schema(self.options_model))
 
     def describe(self) -> dict[str, Any]:
         """The game as GET /api/games lists it."""
