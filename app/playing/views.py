@@ -271,9 +271,9 @@ class Views:
     def fanout_bodies(self, room_id: str, seats: set[int | None]) -> Built:
         """The current state bodies of `seats`, all at one version, as the fan-out sends them."""
         with self.db.read() as session:
-            room = lookup.find_room(session, room_id)
             match = matches.current_match(session, room_id)
             if match is None:
+                lookup.require_room(session, room_id)  # waiting, or no such room
                 return Split(
                     waiting_body(None), {seat: Own({"seat": seat}) for seat in seats if seat is not None}
                 )
@@ -282,7 +282,7 @@ class Views:
             # predate the move that finished the match.
             version, status = match.version, match.status
             may, pending = takebacks.can_take_back(session, match, self.cache, self.verdicts)
-        return fanout_bodies(room.game, state, version, status, seats, pending, may)
+        return fanout_bodies(match.game, state, version, status, seats, pending, may)
 
     async def read_state_bodies(self, room_id: str, seats: set[int | None]) -> Built:
         return await run_in_threadpool(self.fanout_bodies, room_id, seats)

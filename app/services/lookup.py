@@ -12,6 +12,7 @@ from app.models import Room
 # statement object that lives on keeps its cache key). Hot paths use these (docs/performance.md).
 _ROOM = select(Room).where(Room.id == bindparam("room_id"))
 _ROOM_LOCKED = _ROOM.with_for_update()
+_SEAT_EPOCH = select(Room.seat_epoch).where(Room.id == bindparam("room_id"))
 
 
 def find_room(session: Session, room_id: str, *, lock: bool = False) -> Room:
@@ -20,3 +21,17 @@ def find_room(session: Session, room_id: str, *, lock: bool = False) -> Room:
     if room is None:
         raise AppError("not_found", f"no room {room_id!r}")
     return room
+
+
+def seat_epoch(session: Session, room_id: str) -> int:
+    """The room's seat epoch (app/services/seats.py), read without loading the room; `not_found` when
+    there is no such room."""
+    epoch = session.scalar(_SEAT_EPOCH, {"room_id": room_id})
+    if epoch is None:
+        raise AppError("not_found", f"no room {room_id!r}")
+    return int(epoch)
+
+
+def require_room(session: Session, room_id: str) -> None:
+    """`not_found` unless the room exists (one column read, no room loaded)."""
+    seat_epoch(session, room_id)

@@ -78,9 +78,8 @@ class Seats:
             return None
         forgets = self._forgets
         with self.db.read() as session:
-            room = lookup.find_room(session, room_id)
+            epoch = lookup.seat_epoch(session, room_id)
             holders = token_seats(session, room_id)
-            epoch = room.seat_epoch
         # Every seat's token at once: the other players' sockets, opening next, need no read.
         self._remember_seats(room_id, holders, epoch, forgets)
         if token is None:

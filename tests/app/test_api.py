@@ -358,7 +358,7 @@ def test_a_state_body_is_read_at_one_version(
 ) -> None:
     from app.config import sqlalchemy_url
     from app.db import upgrade
-    from app.services import lookup
+    from app.services import matches
 
     url = sqlalchemy_url(postgres_url)
     upgrade(url)
@@ -369,21 +369,25 @@ def test_a_state_body_is_read_at_one_version(
         for _ in range(3):
             seat = views.state(room_id, None)["to_act"][0]
             moves.act(room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
+        before = views.state(room_id, None)
         last = views.state(room_id, tokens[1])["legal_actions"][0]
-        find_room = lookup.find_room
+        current_match = matches.current_match
 
         def finished_meanwhile(*args: Any, **kwargs: Any) -> Any:
-            room = find_room(*args, **kwargs)
-            monkeypatch.setattr(lookup, "find_room", find_room)
-            # The last move commits between the reads of the room and of its match.
+            match = current_match(*args, **kwargs)
+            monkeypatch.setattr(matches, "current_match", current_match)
+            # The last move commits (and this process's cache moves on) right after the match row
+            # is read: the rest of the body must still be the one of the version that row says.
             mover = threading.Thread(target=moves.act, args=(room_id, tokens[1], last))
             mover.start()
             mover.join()
-            return room
+            return match
 
-        monkeypatch.setattr(lookup, "find_room", finished_meanwhile)
+        monkeypatch.setattr(matches, "current_match", finished_meanwhile)
         body = views.state_bodies(room_id, {None})[None]
-        assert body["to_act"] == [] and body["result"] is not None and body["status"] == "finished"
+        assert body == before and body["to_act"] == [1] and body["status"] == "playing"
+        after = views.state_bodies(room_id, {None})[None]
+        assert after["to_act"] == [] and after["result"] is not None and after["status"] == "finished"
 
 
 def test_an_unexpected_failure_still_answers_in_the_error_shape(
