@@ -7,9 +7,9 @@ import itertools
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import pairwise
-from typing import Any
+from typing import Any, Self
 
 from .bots import takes_optional_actions
 from .errors import EngineError, InvalidOptions
@@ -340,8 +340,23 @@ def check_every_bot(engine: Engine[Any], bots: dict[str, Any], seed: int = 0) ->
 # -- resample: what a seat may not see, dealt again ------------------------------------------------
 
 
+class Tally:
+    """A check's report that adds up over runs (several seeds): numbers add, lists join, and a dict's
+    values add key by key."""
+
+    def absorb(self, other: Self) -> None:
+        # Every Tally is a dataclass (mypy cannot know it of a mixin).
+        for name in (f.name for f in fields(self)):  # type: ignore[arg-type]
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, dict):
+                for key, value in theirs.items():
+                    mine[key] = mine[key] + value if key in mine else value
+            else:
+                setattr(self, name, mine + theirs)
+
+
 @dataclass
-class ResampleReport:
+class ResampleReport(Tally):
     """What `check_resample` went through: positions, (position, seat) re-deals, the re-deals
     that changed the state at all (`differ`) and those that changed another viewer's view
     (`moved`: a card hidden from the seat but seen by someone else went elsewhere), and per bot
@@ -461,7 +476,7 @@ def check_resample(
 
 
 @dataclass
-class ForeseeableReport:
+class ForeseeableReport(Tally):
     """What `check_foreseeable` went through: the moves of whole random matches, those the engine
     called foreseeable, and the re-deals each of those was replayed on."""
 
@@ -542,7 +557,7 @@ def check_foreseeable(
 
 
 @dataclass
-class RevealHooksReport:
+class RevealHooksReport(Tally):
     """What `check_reveal_hooks` went through: the moves of whole random matches, and those the engine
     said showed nothing (`Engine.shows_nothing`) or showed the mover a card
     (`Engine.shows_the_mover_a_card`), each confirmed by the reveal test."""

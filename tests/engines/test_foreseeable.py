@@ -20,10 +20,7 @@ def _report(engine: Engine[Any], moves: int = MOVES) -> conformance.ForeseeableR
     total = conformance.ForeseeableReport()
     seed = 0
     while total.moves < moves:
-        report = conformance.check_foreseeable(engine, seed)
-        total.moves += report.moves
-        total.foreseeable += report.foreseeable
-        total.resamples += report.resamples
+        total.absorb(conformance.check_foreseeable(engine, seed))
         seed += 1
     return total
 

@@ -31,14 +31,7 @@ def _enough(engine: Any, bots: dict[str, Any], positions: int = 0, decisions: in
     total = conformance.ResampleReport(decisions={n: 0 for n in bots}, changed={n: [] for n in bots})
     seed = 0
     while total.positions < positions or any(n < decisions for n in total.decisions.values()):
-        report = conformance.check_resample(engine, bots, seed, **kw)
-        total.positions += report.positions
-        total.resamples += report.resamples
-        total.differ += report.differ
-        total.moved += report.moved
-        for name in bots:
-            total.decisions[name] += report.decisions[name]
-            total.changed[name] += report.changed[name]
+        total.absorb(conformance.check_resample(engine, bots, seed, **kw))
         seed += 1
     return total
 

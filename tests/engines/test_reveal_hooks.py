@@ -23,10 +23,7 @@ def test_the_game_word_on_what_a_move_showed_agrees_with_the_whole_reveal_test(g
     total = conformance.RevealHooksReport()
     seed = 0
     while total.moves < MOVES:
-        report = conformance.check_reveal_hooks(engine, seed)
-        total.moves += report.moves
-        total.shows_nothing += report.shows_nothing
-        total.shows_the_mover += report.shows_the_mover
+        total.absorb(conformance.check_reveal_hooks(engine, seed))
         seed += 1
     print(
         f"{game}: {total.moves} moves, {total.shows_nothing} showed nothing, {total.shows_the_mover} a card"
