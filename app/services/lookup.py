@@ -19,7 +19,7 @@ def find_room(session: Session, room_id: str, *, lock: bool = False) -> Room:
     """The room `room_id` (locked for update when `lock`); `not_found` when there is none."""
     room = session.scalars(_ROOM_LOCKED if lock else _ROOM, {"room_id": room_id}).one_or_none()
     if room is None:
-        raise AppError("not_found", f"no room {room_id!r}")
+        raise _no_room(room_id)
     return room
 
 
@@ -28,10 +28,14 @@ def seat_epoch(session: Session, room_id: str) -> int:
     there is no such room."""
     epoch = session.scalar(_SEAT_EPOCH, {"room_id": room_id})
     if epoch is None:
-        raise AppError("not_found", f"no room {room_id!r}")
+        raise _no_room(room_id)
     return int(epoch)
 
 
 def require_room(session: Session, room_id: str) -> None:
     """`not_found` unless the room exists (one column read, no room loaded)."""
     seat_epoch(session, room_id)
+
+
+def _no_room(room_id: str) -> AppError:
+    return AppError("not_found", f"no room {room_id!r}")

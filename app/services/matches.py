@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
@@ -109,6 +110,11 @@ _INSERT_ACTION = insert(cast(Table, ActionRow.__table__))
 _INSERT_SNAPSHOT = insert(cast(Table, Snapshot.__table__))
 
 
+def _action_row(match_id: int, seq: int, seat: int, action: Any, at: datetime) -> dict[str, Any]:
+    """The action log's row for one move, as both paths insert it (`_INSERT_ACTION`)."""
+    return {"match_id": match_id, "seq": seq, "seat": seat, "action": action, "created_at": at}
+
+
 def record_scores(session: Session, match_id: int, scorepad: Scorepad) -> None:
     """Add the scorepad rows of rounds finished since the last call."""
     stored = session.scalar(_ROUNDS_STORED, {"match_id": match_id}) or 0
@@ -149,8 +155,7 @@ def apply_action(
         raise AppError.from_engine(error) from None
     version = match.version + 1
     now = utcnow()
-    row = {"match_id": match.id, "seq": match.version, "seat": seat, "action": action, "created_at": now}
-    session.connection().execute(_INSERT_ACTION, row)
+    session.connection().execute(_INSERT_ACTION, _action_row(match.id, match.version, seat, action, now))
     new_round = engine.round_number(new_state)
     result = engine.result(new_state)
     values: dict[str, Any] = {"version": version, "round": new_round}
@@ -219,7 +224,7 @@ def apply_known(
     )
     if advanced.rowcount != 1:
         return None
-    row = {"match_id": match_id, "seq": version, "seat": seat, "action": action, "created_at": utcnow()}
+    row = _action_row(match_id, version, seat, action, utcnow())
     return Applied(match_id, game, seat, version + 1, new_state, False, action, before=state), row
 
 

@@ -75,8 +75,8 @@ async def test_a_change_that_waited_on_a_failed_read_is_still_sent() -> None:
     sent = [conn.outbox.get_nowait() for _ in range(conn.outbox.qsize())]
     assert [m["room"] for m in sent if m["type"] == "room"] == [{"read": 2}]
     # With no change waiting, the failure is the caller's (the publisher logs it).
+    reads = 0
     with pytest.raises(RuntimeError):
-        reads = 0
         await hub.push_room("r", room)
 
 
