@@ -31,6 +31,11 @@ def _fits(page: Page, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
+# How many rows the hand's cards lie on (offsetTop: a card lifted by hover or still flying counts
+# at its place in the layout).
+HAND_ROWS = "new Set([...document.querySelectorAll('#hand .card')].map((c) => c.offsetTop)).size"
+
+
 @pytest.mark.parametrize("width", [375, 1280])
 def test_moby_trick_fits_a_phone_and_long_names_fit_everywhere(
     server: ServeProcess, new_player: Callable[..., Page], width: int
@@ -51,6 +56,12 @@ def test_moby_trick_fits_a_phone_and_long_names_fit_everywhere(
 
     # The first bonus, then the first turn of the play.
     ann.wait_for_selector("#table[data-phase=set_aside][data-my-turn=true]")
+    if width == 375:
+        # Nine cards, whatever their families, lie on two rows of a phone (boxed families once took three).
+        assert ann.locator("#hand .card").count() == 9
+        assert ann.evaluate(HAND_ROWS) == 2
+        # The families are still the hand's list items for a screen reader.
+        assert "- 'listitem \"" in ann.locator("#hand").aria_snapshot()
     before = version(ann)
     ann.locator("#table button[data-action=set_aside]").first.click()
     ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
@@ -61,6 +72,8 @@ def test_moby_trick_fits_a_phone_and_long_names_fit_everywhere(
     steady = "(n) => getComputedStyle(n).animationName === 'none'"
     assert ann.evaluate(f"[...document.querySelectorAll('#table .turn-flag')].every({steady})")
     if width == 375:
+        assert ann.locator("#hand .card").count() == 8
+        assert ann.evaluate(HAND_ROWS) == 2
         # Trump, trick and every card of the hand fit one 812 px screen, scrolled to the table.
         top = ann.evaluate("document.getElementById('trump').getBoundingClientRect().top + scrollY")
         trick = ann.evaluate("document.querySelector('.moby-trick').getBoundingClientRect().bottom + scrollY")
