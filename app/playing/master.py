@@ -15,6 +15,7 @@ from typing import Any, Literal, TypeVar
 from starlette.concurrency import run_in_threadpool
 
 from app.db import Database
+from app.models import utcnow
 from app.playing.bots import BotRunner
 from app.playing.people import People
 from app.playing.publisher import Publisher
@@ -24,7 +25,7 @@ from app.realtime.presence import TABLE_SCREEN, Presence
 from app.services import rooms, screens, takebacks
 from app.services.botturns import BotTurns, takes_optional_actions
 from app.services.matches import Applied
-from app.services.moves import Move, Moves
+from app.services.moves import Closed, Move, Moves
 from app.services.people import Times
 from app.services.seats import Seats
 from engines.core import get_engine
@@ -197,7 +198,7 @@ class Master:
 
     async def disconnect(self, room_id: str, seat: int) -> None:
         await self.presence.remove(room_id, seat)
-        await self.people.seen(room_id, seat)
+        await self.writer.submit(Closed(room_id, seat, utcnow()))
         self._presence_changed(room_id)
 
     def _presence_changed(self, room_id: str) -> None:

@@ -85,10 +85,6 @@ class People:
         await self.publisher.seats_changed(room_id, revoked)
         self.wake_bots(room_id)
 
-    # -- presence ------------------------------------------------------------
-    async def seen(self, room_id: str, seat: int) -> None:
-        await self._commit(people.seen, room_id, seat)
-
     # -- clock -----------------------------------------------------------------
     async def set_clock(self, room_id: str, token: str | None, seconds: int | None) -> dict[str, Any]:
         await self._commit(people.set_clock, room_id, token, seconds)

@@ -1,4 +1,6 @@
 """Group commit: one writer per process applies the moves queued by every room in one transaction.
+A closed socket's "away since" rides in the same batches: four sockets of a table closing cost no
+transaction of their own.
 
 While a batch commits (an fsync on SQLite), the moves that arrive queue up and go together in the
 next one, so the commit rate, not the move rate, is what the disk must keep up with. Moves keep their
@@ -17,22 +19,26 @@ import contextlib
 import queue
 import threading
 from collections.abc import Callable
+from typing import overload
 
 from app.services.matches import Applied
-from app.services.moves import Move
+from app.services.moves import Closed, Move
 
 # The most moves one transaction holds.
 MAX_BATCH = 256
 
-Batch = Callable[[list[Move]], list[Applied | Exception]]
+Item = Move | Closed
+# A Move is answered with what it did (or what refused it), a Closed with None.
+Outcome = Applied | None
+Batch = Callable[[list[Item]], list[Outcome | Exception]]
 
-_Item = tuple[Move, "asyncio.Future[Applied]", asyncio.AbstractEventLoop]
-_Outcome = tuple["asyncio.Future[Applied]", "Applied | BaseException"]
+_Item = tuple[Item, "asyncio.Future[Outcome]", asyncio.AbstractEventLoop]
+_Outcome = tuple["asyncio.Future[Outcome]", "Outcome | BaseException"]
 
 STOPPING = "the server is stopping"
 
 
-def _seen(future: asyncio.Future[Applied]) -> None:
+def _seen(future: asyncio.Future[Outcome]) -> None:
     if not future.cancelled():
         future.exception()
 
@@ -57,16 +63,23 @@ class Writer:
         self._start_lock = threading.Lock()
         self._stopping = False
 
-    async def submit(self, move: Move) -> Applied:
-        """Apply `move`; returns once it is committed (raises what refused it)."""
+    @overload
+    async def submit(self, item: Move) -> Applied: ...
+
+    @overload
+    async def submit(self, item: Closed) -> None: ...
+
+    async def submit(self, item: Item) -> Outcome:
+        """Apply a move (or write a closed socket's mark); returns once it is committed (raises what
+        refused it)."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Applied] = loop.create_future()
+        future: asyncio.Future[Outcome] = loop.create_future()
         # Marks the outcome as seen even when the caller has gone: no "never retrieved" noise.
         future.add_done_callback(_seen)
         thread = self._thread
         if thread is None or not thread.is_alive():
             self._start()
-        self._queue.put((move, future, loop))
+        self._queue.put((item, future, loop))
         # Shielded: a caller that goes away (a closed socket) must not take its move out of a batch
         # that may already be committing.
         return await asyncio.shield(future)
@@ -99,10 +112,10 @@ class Writer:
                     stop_after = True
                     break
                 batch.append(item)
-            outcomes: list[Applied | BaseException]
+            outcomes: list[Outcome | BaseException]
             fatal: BaseException | None = None
             try:
-                results = self._apply_batch([move for move, _, _ in batch])
+                results = self._apply_batch([item for item, _, _ in batch])
                 if len(results) != len(batch):
                     raise RuntimeError(f"{len(results)} results for {len(batch)} moves")
                 outcomes = list(results)

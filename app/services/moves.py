@@ -5,10 +5,11 @@ from __future__ import annotations
 import itertools
 import threading
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 from app.db import Database
-from app.services import matches, rooms
+from app.services import matches, people, rooms
 from app.services.cache import StateCache
 from app.services.seats import Seats
 
@@ -21,6 +22,16 @@ class Move:
     seat: int
     action: Any
     version: int | None
+
+
+@dataclass(frozen=True)
+class Closed:
+    """A socket of the seat closed at `at`: its "away since" (Seat.last_seen), written with the next
+    batch of moves rather than in a transaction of its own."""
+
+    room_id: str
+    seat: int
+    at: datetime
 
 
 class Moves:
@@ -54,15 +65,21 @@ class Moves:
         with self._test_seeds_lock:
             return next(self._test_seeds)
 
-    def apply_moves(self, moves: list[Move]) -> list[matches.Applied | Exception]:
+    def apply_moves(self, moves: list[Move | Closed]) -> list[matches.Applied | Exception | None]:
         """Apply every move in one transaction and one commit (group commit), in order; each move
-        succeeds or fails on its own (a refused one writes nothing). Returns once committed."""
-        results: list[matches.Applied | Exception] = []
+        succeeds or fails on its own (a refused one writes nothing). A closed socket's mark rides
+        along (None). Returns once committed."""
+        results: list[matches.Applied | Exception | None] = []
         # States reached in this transaction, so a room's second move builds on its first.
         pending: dict[int, tuple[int, Any]] = {}
         rows: list[dict[str, Any]] = []
+        closed: list[tuple[str, int, datetime]] = []
         with self.db.transaction() as session:
             for move in moves:
+                if isinstance(move, Closed):
+                    closed.append((move.room_id, move.seat, move.at))
+                    results.append(None)
+                    continue
                 try:
                     applied = self._apply_known(session, move, pending, rows)
                     if applied is None:
@@ -83,6 +100,7 @@ class Moves:
                 pending[applied.match_id] = (applied.version, applied.state)
                 results.append(applied)
             matches.insert_actions(session, rows)
+            people.seen(session, closed)
         for result in results:
             if isinstance(result, matches.Applied):
                 self.cache.put(result.match_id, result.version, result.state)
@@ -115,4 +133,5 @@ class Moves:
         result = self.apply_moves([Move(room_id, seat, action, version)])[0]
         if isinstance(result, Exception):
             raise result
+        assert result is not None  # None answers a Closed only
         return result

@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from app.config import Settings
 from app.errors import AppError
+from app.models import Seat
 from app.playing.writer import Writer
 from app.runtime import Runtime
 from app.services.matches import Applied
-from app.services.moves import Move
+from app.services.moves import Closed, Move
+from app.services.people import aware
 from engines.core import get_engine
 
 from .test_api import started_room
@@ -238,7 +244,10 @@ def test_sockets_opening_in_a_waiting_room_write_nothing(
                 socket = stack.enter_context(client.websocket_connect(f"/ws/rooms/{room_id}"))
                 assert socket.receive_json()["state"]["seat"] is None
                 socket.send_json({"type": "auth", "token": token})
+                # The room body saying the last socket took its seat may come first, on a slow machine.
                 snapshot = socket.receive_json()
+                while snapshot["type"] == "room":
+                    snapshot = socket.receive_json()
                 assert snapshot["type"] == "snapshot" and snapshot["state"]["seat"] == seat
                 assert snapshot["state"]["status"] == "waiting"
             # The room body saying every seat is here comes after each socket took its seat.
@@ -261,3 +270,76 @@ def test_sockets_opening_in_a_waiting_room_write_nothing(
     with client.websocket_connect(f"/ws/rooms/{room_id}?token={tokens[1]}") as socket:
         assert socket.receive_json()["state"]["status"] == "playing"
     assert room_id in kicked
+
+
+def _last_seen(runtime: Runtime, room_id: str) -> dict[int, datetime | None]:
+    with runtime.db.read() as session:
+        seats = session.scalars(select(Seat).where(Seat.room_id == room_id))
+        return {s.seat: None if s.last_seen is None else aware(s.last_seen) for s in seats}
+
+
+def test_closed_sockets_are_marked_in_a_batch_of_moves(client: TestClient) -> None:
+    """A closed socket's "away since" rides in the group commit's batch: one transaction holds a move
+    and two closes, and each seat is marked at the moment its socket closed, not when it was written."""
+    from sqlalchemy import event
+
+    runtime = _runtime(client)
+    engine = get_engine("tiny")
+    room_id, _ = started_room(client)
+    version, state = _held(runtime, room_id)
+    seat = min(engine.to_act(state))
+    early, late = datetime(2026, 1, 1, 12, tzinfo=UTC), datetime(2026, 1, 2, 12, tzinfo=UTC)
+    commits: list[str] = []
+
+    def count(_conn: Any) -> None:
+        commits.append(threading.current_thread().name)
+
+    event.listen(runtime.db.engine, "commit", count)
+    try:
+        results = runtime.moves.apply_moves(
+            [
+                Closed(room_id, 0, early),
+                Move(room_id, seat, engine.legal_actions(state, seat)[0], version),
+                Closed(room_id, 1, late),
+            ]
+        )
+    finally:
+        event.remove(runtime.db.engine, "commit", count)
+    assert results[0] is None and isinstance(results[1], Applied) and results[2] is None
+    # This thread's: the server's own background work may commit meanwhile.
+    assert commits.count(threading.current_thread().name) == 1
+    assert _last_seen(runtime, room_id) == {0: early, 1: late}
+
+
+def test_a_closing_socket_marks_its_seat_on_the_writer_thread(client: TestClient) -> None:
+    """A socket that closes writes when its player was last seen, through the writer (no transaction
+    of its own on a worker thread)."""
+    from sqlalchemy import event
+
+    runtime = _runtime(client)
+    room_id, tokens = started_room(client)
+    threads: list[str] = []
+
+    def watch(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        if statement.startswith("UPDATE seats SET last_seen"):
+            threads.append(threading.current_thread().name)
+
+    before = _last_seen(runtime, room_id)
+    event.listen(runtime.db.engine, "before_cursor_execute", watch)
+    try:
+        with client.websocket_connect(f"/ws/rooms/{room_id}") as socket:
+            socket.receive_json()
+            socket.send_json({"type": "auth", "token": tokens[1]})
+            assert socket.receive_json()["state"]["seat"] == 1
+            opened = datetime.now(UTC)
+        for _ in range(100):  # the close is handled, and committed, once the client has gone
+            after = _last_seen(runtime, room_id)
+            if after[1] != before[1]:
+                break
+            time.sleep(0.02)
+    finally:
+        event.remove(runtime.db.engine, "before_cursor_execute", watch)
+    assert threads == ["motable-writer"]
+    assert after[0] == before[0]
+    marked = after[1]
+    assert marked is not None and opened <= marked <= datetime.now(UTC)
