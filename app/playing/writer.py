@@ -1,6 +1,7 @@
 """Group commit: one writer per process applies the moves queued by every room in one transaction.
-A closed socket's "away since" rides in the same batches: four sockets of a table closing cost no
-transaction of their own.
+A closed socket's "away since" rides in the same batches (written after the moves, in one transaction
+for all of a batch's closes): four sockets of a table closing need no worker-thread hop each and
+share transactions with the other rooms' closes.
 
 While a batch commits (an fsync on SQLite), the moves that arrive queue up and go together in the
 next one, so the commit rate, not the move rate, is what the disk must keep up with. Moves keep their

@@ -26,12 +26,16 @@ class Move:
 
 @dataclass(frozen=True)
 class Closed:
-    """A socket of the seat closed at `at`: its "away since" (Seat.last_seen), written with the next
-    batch of moves rather than in a transaction of its own."""
+    """A socket of the seat closed at `at`: its "away since" (Seat.last_seen), written by the group
+    commit's next batch, with the batch's other closes, rather than in a transaction of its own."""
 
     room_id: str
     seat: int
     at: datetime
+
+
+# What a batch answers each item: a move's outcome (or what refused it); None for a Closed.
+Result = matches.Applied | Exception | None
 
 
 class Moves:
@@ -65,21 +69,33 @@ class Moves:
         with self._test_seeds_lock:
             return next(self._test_seeds)
 
-    def apply_moves(self, moves: list[Move | Closed]) -> list[matches.Applied | Exception | None]:
+    def apply_moves(self, items: list[Move | Closed]) -> list[Result]:
         """Apply every move in one transaction and one commit (group commit), in order; each move
-        succeeds or fails on its own (a refused one writes nothing). A closed socket's mark rides
-        along (None). Returns once committed."""
-        results: list[matches.Applied | Exception | None] = []
+        succeeds or fails on its own (a refused one writes nothing). The batch's closed sockets are
+        then marked together in a transaction of their own (None each, or what failed it): never in
+        the moves' one, which holds match rows, so it takes no seat row besides and cannot fail with
+        it. Returns once committed."""
+        results: list[Result] = [None] * len(items)
+        moves = [(i, item) for i, item in enumerate(items) if isinstance(item, Move)]
+        if moves:
+            self._apply(moves, results)
+        closed = [(i, item) for i, item in enumerate(items) if isinstance(item, Closed)]
+        if closed:
+            try:
+                with self.db.transaction() as session:
+                    people.seen(session, [(c.room_id, c.seat, c.at) for _, c in closed])
+            except Exception as error:
+                for i, _ in closed:
+                    results[i] = error
+        return results
+
+    def _apply(self, moves: list[tuple[int, Move]], results: list[Result]) -> None:
+        """Apply `moves` (each with its place in `results`) in one transaction."""
         # States reached in this transaction, so a room's second move builds on its first.
         pending: dict[int, tuple[int, Any]] = {}
         rows: list[dict[str, Any]] = []
-        closed: list[tuple[str, int, datetime]] = []
         with self.db.transaction() as session:
-            for move in moves:
-                if isinstance(move, Closed):
-                    closed.append((move.room_id, move.seat, move.at))
-                    results.append(None)
-                    continue
+            for i, move in moves:
                 try:
                     applied = self._apply_known(session, move, pending, rows)
                     if applied is None:
@@ -95,16 +111,14 @@ class Moves:
                                 pending,
                             )
                 except Exception as error:
-                    results.append(error)
+                    results[i] = error
                     continue
                 pending[applied.match_id] = (applied.version, applied.state)
-                results.append(applied)
+                results[i] = applied
             matches.insert_actions(session, rows)
-            people.seen(session, closed)
         for result in results:
             if isinstance(result, matches.Applied):
                 self.cache.put(result.match_id, result.version, result.state)
-        return results
 
     def _apply_known(
         self, session: Any, move: Move, pending: dict[int, tuple[int, Any]], rows: list[dict[str, Any]]

@@ -279,8 +279,9 @@ def _last_seen(runtime: Runtime, room_id: str) -> dict[int, datetime | None]:
 
 
 def test_closed_sockets_are_marked_in_a_batch_of_moves(client: TestClient) -> None:
-    """A closed socket's "away since" rides in the group commit's batch: one transaction holds a move
-    and two closes, and each seat is marked at the moment its socket closed, not when it was written."""
+    """A closed socket's "away since" rides in the group commit's batch: the batch's moves commit
+    together, then its closes together, each seat marked at the moment its socket closed, not when
+    it was written."""
     from sqlalchemy import event
 
     runtime = _runtime(client)
@@ -306,9 +307,37 @@ def test_closed_sockets_are_marked_in_a_batch_of_moves(client: TestClient) -> No
     finally:
         event.remove(runtime.db.engine, "commit", count)
     assert results[0] is None and isinstance(results[1], Applied) and results[2] is None
-    # This thread's: the server's own background work may commit meanwhile.
-    assert commits.count(threading.current_thread().name) == 1
+    # This thread's: the server's own background work may commit meanwhile. One for the moves, one
+    # for the two closes.
+    assert commits.count(threading.current_thread().name) == 2
     assert _last_seen(runtime, room_id) == {0: early, 1: late}
+
+
+def test_a_failed_close_mark_fails_only_the_closes(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The closes are written apart from the moves: when their write fails, the batch's move is
+    still committed and answered, and each close hears why."""
+    from app.services import people
+
+    runtime = _runtime(client)
+    engine = get_engine("tiny")
+    room_id, _ = started_room(client)
+    version, state = _held(runtime, room_id)
+    seat = min(engine.to_act(state))
+
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(people, "seen", broken)
+    results = runtime.moves.apply_moves(
+        [
+            Closed(room_id, 0, datetime.now(UTC)),
+            Move(room_id, seat, engine.legal_actions(state, seat)[0], version),
+        ]
+    )
+    assert isinstance(results[0], RuntimeError) and isinstance(results[1], Applied)
+    assert client.get(f"/api/rooms/{room_id}/state").json()["version"] == version + 1
 
 
 def test_a_closing_socket_marks_its_seat_on_the_writer_thread(client: TestClient) -> None:
