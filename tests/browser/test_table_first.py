@@ -79,9 +79,9 @@ def test_your_first_move_is_on_the_first_phone_screen(
     ann.click("#start-button")  # scrolled to the button, low on the start screen
     ann.wait_for_selector(first)
     ann.wait_for_function(IN_VIEW)
-    # Really on screen, whole.
-    box = ann.locator(first).first.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT
+    # Really on screen, whole. (A retrying check: the bots' first moves may still redraw the buttons
+    # between two reads, and a button taken out of the page has no box.)
+    expect(ann.locator(first).first).to_be_in_viewport(ratio=1)
     if game == "moby-trick":
         # Your own name is whole beside the turn flag.
         title = ann.locator(".moby-mine .mine-head .seat-title")
