@@ -198,8 +198,11 @@ class Master:
 
     async def disconnect(self, room_id: str, seat: int) -> None:
         await self.presence.remove(room_id, seat)
-        await self.writer.submit(Closed(room_id, seat, utcnow()))
-        self._presence_changed(room_id)
+        try:
+            await self.writer.submit(Closed(room_id, seat, utcnow()))
+        finally:
+            # The room learns of the departure even when the "away since" write fails.
+            self._presence_changed(room_id)
 
     def _presence_changed(self, room_id: str) -> None:
         if room_id not in self._presence_due:

@@ -103,8 +103,8 @@ def _seat(session: Session, room_id: str, seat: int) -> Seat:
 
 # -- presence ----------------------------------------------------------------
 def seen(session: Session, closed: list[tuple[str, int, datetime]]) -> None:
-    """Sockets closed: (room, seat, when) each. It runs at every close, once per group-commit batch
-    for all of the batch's closes (app/playing/writer.py)."""
+    """Sockets closed: (room, seat, when) each. The group-commit writer (app/playing/writer.py) calls
+    it once per batch, with every close of that batch."""
     if closed:
         session.execute(_SEEN, [{"s_room": room, "s_seat": seat, "s_now": at} for room, seat, at in closed])
 

@@ -372,3 +372,37 @@ def test_a_closing_socket_marks_its_seat_on_the_writer_thread(client: TestClient
     assert after[0] == before[0]
     marked = after[1]
     assert marked is not None and opened <= marked <= datetime.now(UTC)
+
+
+def test_a_failed_close_mark_still_tells_the_room_the_player_left(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the "away since" write fails, the other players still see the seat go: the room body is
+    pushed all the same (only the stored moment is missing)."""
+    import json
+
+    from app.services import people
+
+    from .players import InProcessSocket
+
+    room_id, tokens = started_room(client)
+
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("the disk is full")
+
+    with client.websocket_connect(f"/ws/rooms/{room_id}?token={tokens[0]}") as staying:
+        watcher = InProcessSocket(staying)
+
+        def seat_one_connected() -> bool:
+            while True:
+                message = json.loads(watcher.recv(timeout=5))
+                if message["type"] == "room":
+                    return bool(message["room"]["seats"][1]["connected"])
+
+        with client.websocket_connect(f"/ws/rooms/{room_id}?token={tokens[1]}") as leaving:
+            leaving.receive_json()
+            while not seat_one_connected():
+                pass
+            monkeypatch.setattr(people, "seen", broken)
+        while seat_one_connected():  # times out (fails) if no room body says seat 1 has gone
+            pass
