@@ -20,7 +20,7 @@ from app.services.pause_rules import open_request, paused_line
 
 
 def _names(session: Session, room_id: str, seats: list[int]) -> str:
-    return ", ".join(people._seat(session, room_id, s).name for s in seats)
+    return ", ".join(people.seat_row(session, room_id, s).name for s in seats)
 
 
 def body(room: Room, times: people.Times) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def ask(
         away = people.gone_for(session, match, other, connected)  # unknown presence: 503
         if away is None or away < times.gone_after:
             needed.append(other.seat)
-    name = people._seat(session, room_id, caller).name
+    name = people.seat_row(session, room_id, caller).name
     if not needed:
         _pause_now(
             session, room, f"{name} paused the game: no clocks and no alerts until someone resumes", cache
@@ -113,14 +113,14 @@ def answer(
         )
     if caller in approvals:
         raise AppError("invalid_request", "you agreed already")
-    name = people._seat(session, room_id, caller).name
+    name = people.seat_row(session, room_id, caller).name
     if not agree:
         room.pause_request = None
         people.table_line(session, room_id, f"{name} refused to pause the game; it goes on", cache)
         return
     approvals.append(caller)
     if set(approvals) >= set(request["needed"]):
-        asker = people._seat(session, room_id, request["by"]).name
+        asker = people.seat_row(session, room_id, request["by"]).name
         _pause_now(session, room, paused_line(asker, _names(session, room_id, approvals)), cache)
         return
     room.pause_request = {**request, "approvals": approvals}
@@ -134,5 +134,5 @@ def resume(session: Session, room_id: str, token: str | None, cache: StateCache 
         raise AppError("invalid_request", "the game is not paused")
     room.paused_at = None
     room.resumed_at = utcnow()
-    name = people._seat(session, room_id, caller).name
+    name = people.seat_row(session, room_id, caller).name
     people.table_line(session, room_id, f"{name} resumed the game: the clocks run again", cache)

@@ -94,7 +94,8 @@ def seats_of(session: Session, room_id: str) -> list[Seat]:
     return list(session.scalars(_SEATS, {"room_id": room_id}))
 
 
-def _seat(session: Session, room_id: str, seat: int) -> Seat:
+def seat_row(session: Session, room_id: str, seat: int) -> Seat:
+    """The seat's row; a seat the room does not have is `not_found`."""
     row = session.scalars(_SEAT, {"room_id": room_id, "seat": seat}).one_or_none()
     if row is None:
         raise AppError("not_found", f"no seat {seat} in this room")
@@ -225,7 +226,7 @@ def stand_in(
     ran out on its turn, or once its player has been gone `times.gone_after` seconds."""
     room, match = _playing(session, room_id)
     caller = player_seat(session, room_id, token)
-    target = _seat(session, room_id, seat)
+    target = seat_row(session, room_id, seat)
     if caller == seat:
         raise AppError("invalid_request", "to let a bot play for you, leave the game")
     if target.bot or target.stand_in:
@@ -244,7 +245,7 @@ def stand_in(
 
 def take_back(session: Session, room_id: str, seat: int) -> bool:
     """The player is back: the bot standing in steps aside. False when no bot was standing in."""
-    row = _seat(session, room_id, seat)
+    row = seat_row(session, room_id, seat)
     if not row.stand_in:
         return False
     row.stand_in = False
@@ -266,7 +267,7 @@ def _bot_takes(
     if reason == "left":
         table_line(session, room.id, f"{target.name} left the game; a bot plays their seat", cache)
     else:
-        remover = _seat(session, room.id, by).name if by is not None else "The host"
+        remover = seat_row(session, room.id, by).name if by is not None else "The host"
         table_line(
             session, room.id, f"{remover} gave {target.name}'s seat to a bot ({target.name} was gone)", cache
         )
@@ -298,15 +299,15 @@ def _pause_without(session: Session, room: Room, seat: int, cache: StateCache | 
     elif outcome == "paused" and request is not None:
         room.pause_request = None
         room.paused_at = utcnow()
-        asker = _seat(session, room.id, request["by"]).name
-        agreed = ", ".join(_seat(session, room.id, s).name for s in request["approvals"])
+        asker = seat_row(session, room.id, request["by"]).name
+        agreed = ", ".join(seat_row(session, room.id, s).name for s in request["approvals"])
         table_line(session, room.id, pause_rules.paused_line(asker, agreed), cache)
 
 
 def leave(session: Session, room_id: str, token: str | None, cache: StateCache | None = None) -> int:
     room, _match = _playing(session, room_id)
     seat = player_seat(session, room_id, token)
-    _bot_takes(session, room, _seat(session, room_id, seat), "left", None, cache)
+    _bot_takes(session, room, seat_row(session, room_id, seat), "left", None, cache)
     return seat
 
 
@@ -323,7 +324,7 @@ def remove(
     room, match = _playing(session, room_id)
     if player_seat(session, room_id, token) != room.host_seat:
         raise AppError("forbidden", "only the host may remove a player")
-    target = _seat(session, room_id, seat)
+    target = seat_row(session, room_id, seat)
     if target.bot:
         raise AppError("invalid_request", f"seat {seat} is a bot")
     if seat == room.host_seat:
@@ -356,7 +357,7 @@ def ask_for_seat(
     """Anyone may ask for a seat: they get a token that works only once the request is carried out.
     `asker`: a digest of the asking address, which holds at most MAX_PENDING_PER_ASKER places."""
     room = find_room(session, room_id, lock=True)
-    target = _seat(session, room_id, seat)
+    target = seat_row(session, room_id, seat)
     if target.bot:
         raise AppError("invalid_request", f"seat {seat} is a bot's")
     open_requests = []
@@ -483,7 +484,7 @@ def open_requests(
         status = _status(r, times)
         if status not in OPEN:
             continue
-        target = _seat(session, room.id, r.seat)
+        target = seat_row(session, room.id, r.seat)
         rule = consent(session, room, match, target, connected, times)
         answerable = {target.seat} | (set(rule.approvers) - set(r.approvals or []))
         if status == "waiting":
@@ -541,7 +542,7 @@ def answer_request(
         raise AppError("invalid_request", "this request lapsed unanswered; they may ask again")
     if status not in OPEN:
         raise AppError("invalid_request", f"this request was {status} already")
-    target = _seat(session, room_id, request.seat)
+    target = seat_row(session, room_id, request.seat)
     if target.bot:
         # Not reached in practice (a bot taking a seat refuses its open requests); the error rolls
         # the transaction back, so nothing is marked here.
@@ -560,7 +561,7 @@ def answer_request(
         raise AppError("forbidden", rule.why_not)
     if not approve:
         request.status = "refused"
-        who = _seat(session, room_id, caller).name
+        who = seat_row(session, room_id, caller).name
         table_line(session, room_id, f"{who} refused to move {target.name}'s seat to another device", cache)
         return Answered(_request_body(request, times), request.seat, False, True)
     if status == "waiting":
@@ -576,7 +577,7 @@ def answer_request(
         return Answered(_request_body(request, times), request.seat, True, True)
     request.status = "waiting"
     request.effective_at = utcnow() + timedelta(seconds=times.refusal_seconds)
-    names = ", ".join(_seat(session, room_id, s).name for s in request.approvals)
+    names = ", ".join(seat_row(session, room_id, s).name for s in request.approvals)
     table_line(
         session,
         room_id,
@@ -620,7 +621,7 @@ def _hand_over(
     if approver == target.seat:
         line = f"{target.name}'s seat moved to another device, approved by {target.name}"
     else:
-        names = ", ".join(_seat(session, room.id, s).name for s in (request.approvals or [approver]))
+        names = ", ".join(seat_row(session, room.id, s).name for s in (request.approvals or [approver]))
         line = (
             f"{target.name}'s seat moved to another device, approved by {names} while {target.name} was gone"
         )
@@ -649,7 +650,7 @@ def carry_out(session: Session, request_id: str, cache: StateCache | None) -> tu
     request = _find_request(session, room.id, request_id)
     if request.status != "waiting" or request.effective_at is None or aware(request.effective_at) > utcnow():
         return None
-    target = _seat(session, room.id, request.seat)
+    target = seat_row(session, room.id, request.seat)
     if target.bot or request.approved_by is None:
         request.status = "refused"
         return None
@@ -671,7 +672,7 @@ def holder_back(session: Session, room_id: str, seat: int, cache: StateCache | N
     room = find_room(session, room_id, lock=True)
     for request in waiting:
         request.status = "expired"
-    name = _seat(session, room_id, seat).name
+    name = seat_row(session, room_id, seat).name
     table_line(session, room_id, f"{name} is back: their seat stays on their device", cache)
     bump_epoch(room)
     return True
@@ -697,11 +698,11 @@ def seat_check(session: Session, room_id: str, token: str | None, times: Times) 
         .limit(1)
     ).one_or_none()
     if moved is not None:
-        by = _seat(session, room_id, moved.by_seat).name if moved.by_seat is not None else None
+        by = seat_row(session, room_id, moved.by_seat).name if moved.by_seat is not None else None
         return {
             "status": moved.reason,
             "seat": moved.seat,
-            "name": _seat(session, room_id, moved.seat).name,
+            "name": seat_row(session, room_id, moved.seat).name,
             "at": aware(moved.created_at).isoformat(),
             "by": by,
         }
@@ -750,7 +751,7 @@ def say(
             raise AppError("forbidden", "spectators read the chat; the host may let them write")
         shown = f"{name} (watching)" if name else "Spectator"
     else:
-        shown = _seat(session, room_id, seat).name
+        shown = seat_row(session, room_id, seat).name
     after = last_event_seq(session, room_id, cache)
     message = ChatMessage(room_id=room_id, seat=seat, name=shown[:40], text=cleaned, after_seq=after)
     session.add(message)

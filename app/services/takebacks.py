@@ -180,7 +180,7 @@ def can_take_back(
     last = last_entry(session, match)
     if last is None or taken_back(last.action) is not None:
         return None, None
-    actor = people._seat(session, match.room_id, last.seat)
+    actor = people.seat_row(session, match.room_id, last.seat)
     if actor.bot or actor.stand_in:
         return None, None
     if _asked_this_round(session, match, last.seat) >= PER_ROUND:
