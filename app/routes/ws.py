@@ -137,6 +137,10 @@ class _Socket:
             self.room_id, self.conn, seat, self.runtime.fanout.bodies_for(self.room_id)
         )
         await self.count(seat)
+        if self.screen:
+            # A seat's socket is no table screen, however it opened (as one opened with the token).
+            self.screen = False
+            await self.runtime.master.screen_closed(self.room_id)
         self.runtime.master.socket_opened(self.room_id, _waiting(self.conn))
         return True
 

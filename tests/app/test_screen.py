@@ -68,6 +68,23 @@ def test_a_seat_socket_asking_to_be_a_screen_is_just_its_seat(client: TestClient
         assert client.get(f"/api/rooms/{room_id}").json()["screen"] is False
 
 
+def test_a_screen_socket_that_takes_a_seat_is_no_longer_the_screen(client: TestClient) -> None:
+    """A table screen that sends a seat's token becomes that seat's socket, as one that opened with
+    the token would be: the room stops showing a table screen, and the seat shows connected."""
+    room_id, tokens = started_room(client, humans=2)
+    with client.websocket_connect(f"/ws/rooms/{room_id}?screen=1") as socket:
+        assert socket.receive_json()["state"]["seat"] is None
+        _screen_shown(client, room_id, True)
+        socket.send_json({"type": "auth", "token": tokens[0]})
+        snapshot = socket.receive_json()
+        while snapshot["type"] != "snapshot":
+            snapshot = socket.receive_json()
+        assert snapshot["state"]["seat"] == 0
+        _screen_shown(client, room_id, False)
+        assert client.get(f"/api/rooms/{room_id}").json()["seats"][0]["connected"] is True
+    _screen_shown(client, room_id, False)
+
+
 @pytest.mark.slow
 def test_a_screen_on_one_process_is_seen_by_the_others(
     postgres_url: str, redis_url: str, spawn: Callable[[dict[str, str]], ServeProcess]
