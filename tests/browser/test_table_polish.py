@@ -63,12 +63,16 @@ def test_eight_at_mojo_on_a_phone_score_pad_and_avatars(
     scroll = ann.locator(".scorepad-scroll").first
     scroll.scroll_into_view_if_needed()
     assert scroll.evaluate("n => n.scrollWidth > n.clientWidth"), "eight seats fit without scrolling?"
-    first = ann.locator(".scorepad thead th").first
-    start = first.bounding_box()
-    assert start is not None
-    scroll.evaluate("n => { n.scrollLeft = n.scrollWidth; }")
-    after = first.bounding_box()
-    assert after is not None and abs(after["x"] - start["x"]) < 1, "the round column scrolled away"
+    # Read before and after the scroll in one script: a room body may redraw the pad between two reads.
+    start, after = scroll.evaluate(
+        """n => {
+            const corner = () => n.querySelector("thead th").getBoundingClientRect().x;
+            const start = corner();
+            n.scrollLeft = n.scrollWidth;
+            return [start, corner()];
+        }"""
+    )
+    assert abs(after - start) < 1, "the round column scrolled away"
     # Every name column is wide enough to read, with the whole name on hover.
     widths = ann.eval_on_selector_all(".scorepad thead th", "ns => ns.slice(1).map((n) => n.offsetWidth)")
     assert min(widths) >= 70, widths
