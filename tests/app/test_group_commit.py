@@ -374,21 +374,28 @@ def test_a_closing_socket_marks_its_seat_on_the_writer_thread(client: TestClient
     assert marked is not None and opened <= marked <= datetime.now(UTC)
 
 
+class _DiskFull(Exception):
+    pass
+
+
 def test_a_failed_close_mark_still_tells_the_room_the_player_left(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """When the "away since" write fails, the other players still see the seat go: the room body is
-    pushed all the same (only the stored moment is missing)."""
+    pushed all the same (only the stored moment is missing), and the failure reaches the caller."""
     import json
 
     from app.services import people
 
     from .players import InProcessSocket
 
+    runtime = _runtime(client)
     room_id, tokens = started_room(client)
+    portal = client.portal  # type: ignore[attr-defined]
+    written = people.seen
 
     def broken(*_args: Any) -> None:
-        raise RuntimeError("the disk is full")
+        raise _DiskFull("the disk is full")
 
     with client.websocket_connect(f"/ws/rooms/{room_id}?token={tokens[0]}") as staying:
         watcher = InProcessSocket(staying)
@@ -399,10 +406,14 @@ def test_a_failed_close_mark_still_tells_the_room_the_player_left(
                 if message["type"] == "room":
                     return bool(message["room"]["seats"][1]["connected"])
 
-        with client.websocket_connect(f"/ws/rooms/{room_id}?token={tokens[1]}") as leaving:
-            leaving.receive_json()
-            while not seat_one_connected():
-                pass
-            monkeypatch.setattr(people, "seen", broken)
+        # Seat 1's socket opens and closes as the socket handler would tell the playing layer
+        # (called here, so the close is not cut short by the test client cancelling its handler).
+        portal.call(runtime.master.connect, room_id, 1)
+        while not seat_one_connected():
+            pass
+        monkeypatch.setattr(people, "seen", broken)
+        with pytest.raises(_DiskFull):
+            portal.call(runtime.master.disconnect, room_id, 1)
+        monkeypatch.setattr(people, "seen", written)  # seat 0's own close writes as usual
         while seat_one_connected():  # times out (fails) if no room body says seat 1 has gone
             pass
