@@ -56,6 +56,7 @@ from bench.load import (
     Stats,
     cpu_split,
     free_port,
+    http_limits,
     load_average,
     percentile,
     raise_open_files,
@@ -257,8 +258,8 @@ async def run_once(args: argparse.Namespace, server: Server, services: list[Push
         AlertRoom(base, i, random.Random(10_000 + i), args.grace) for i in range(args.alert_seats // SEATS)
     ]
     # The alert rooms get a client of their own, with a connection per room: a move waits for no other.
-    alert_http = httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=len(alert_rooms) + 1))
-    async with alert_http, httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=64)) as http:
+    alert_http = httpx.AsyncClient(timeout=120, limits=http_limits(len(alert_rooms) + 1))
+    async with alert_http, httpx.AsyncClient(timeout=120, limits=http_limits(64)) as http:
         gate = asyncio.Semaphore(16)
 
         async def open_room(room: Room) -> None:

@@ -168,6 +168,14 @@ class Server:
                 self.process.wait()
 
 
+def http_limits(max_connections: int | None = None) -> httpx.Limits:
+    """The bench clients' connection pool. An idle connection is dropped well before the server's
+    keep-alive timeout (MOTABLE_KEEPALIVE_TIMEOUT, 5 s) closes it: with httpx's default (also 5 s) a
+    busy client could send a request on a connection the server had just closed, and the run died on
+    an httpx.ReadError (a POST is not retried)."""
+    return httpx.Limits(max_connections=max_connections, keepalive_expiry=2.0)
+
+
 def server_limits(args: argparse.Namespace) -> dict[str, str]:
     return {
         # The bench is one client address opening many sockets: limits would measure the limiter.
@@ -472,8 +480,7 @@ async def run_load(args: argparse.Namespace, servers: list[Server]) -> dict[str,
     base = [f"http://127.0.0.1:{s.port}" for s in servers]
     stats = Stats()
     rooms = [Room(base, i, args.bots, stats, random.Random(i)) for i in range(args.rooms)]
-    limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+    async with httpx.AsyncClient(timeout=120, limits=http_limits(64)) as http:
         gate = asyncio.Semaphore(16)
 
         async def open_room(room: Room) -> None:

@@ -33,6 +33,7 @@ from bench.load import (
     Server,
     apply_patch,
     fresh_database,
+    http_limits,
     start_motable,
     wait_until,
 )
@@ -103,7 +104,7 @@ async def measure(server: Server, tables: int) -> tuple[float, dict[str, list[fl
     await asyncio.sleep(3.0)
     idle = (server.cpu_seconds() - before) / (time.perf_counter() - started)
     spent: dict[str, list[float]] = {name: [] for name in STEPS}
-    async with httpx.AsyncClient(timeout=60) as http:
+    async with httpx.AsyncClient(timeout=60, limits=http_limits()) as http:
         for number in range(tables + 2):
             table = Table(server)
             for index, name in enumerate(STEPS):
