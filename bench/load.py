@@ -168,11 +168,11 @@ class Server:
                 self.process.wait()
 
 
-def http_limits(max_connections: int | None = None) -> httpx.Limits:
-    """The bench clients' connection pool. An idle connection is dropped well before the server's
-    keep-alive timeout (MOTABLE_KEEPALIVE_TIMEOUT, 5 s) closes it: with httpx's default (also 5 s) a
-    busy client could send a request on a connection the server had just closed, and the run died on
-    an httpx.ReadError (a POST is not retried)."""
+def http_limits(max_connections: int = 100) -> httpx.Limits:
+    """The bench clients' connection pool (httpx's default size unless told). An idle connection is
+    dropped well before the server's keep-alive timeout (MOTABLE_KEEPALIVE_TIMEOUT, 5 s) closes it:
+    with httpx's default (also 5 s) a busy client could send a request on a connection the server had
+    just closed, and the run died on an httpx.ReadError (a POST is not retried)."""
     return httpx.Limits(max_connections=max_connections, keepalive_expiry=2.0)
 
 
