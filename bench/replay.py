@@ -42,7 +42,7 @@ from app.models import Match
 from app.replay import replay_body
 from app.services import rooms
 from app.services.cache import StateCache
-from app.services.moves import Closed, Move, Moves
+from app.services.moves import Move, Moves
 from app.services.seats import Seats
 from bench.server import free_port, percentile
 from engines.core import get_bots, get_engine
@@ -77,7 +77,7 @@ def make_match(url: str) -> tuple[str, int]:
     engine = get_engine(GAME)
     bots = [get_bots(GAME)["strong"](engine, seed * 31 + seat) for seat in range(SEATS)]
     state = engine.setup(SEATS, seed, engine.spec.parse_options(options))
-    moves: list[Move | Closed] = []
+    moves: list[Move] = []
     while acting := engine.to_act(state):
         seat = min(acting)
         action = bots[seat].choose(state, seat)

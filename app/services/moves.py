@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -69,7 +70,7 @@ class Moves:
         with self._test_seeds_lock:
             return next(self._test_seeds)
 
-    def apply_moves(self, items: list[Move | Closed]) -> list[Result]:
+    def apply_moves(self, items: Sequence[Move | Closed]) -> list[Result]:
         """Apply every move in one transaction and one commit (group commit), in order; each move
         succeeds or fails on its own (a refused one writes nothing). The batch's closed sockets are
         then marked together in a transaction of their own (None each, or what failed it): never in
