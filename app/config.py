@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # Seconds between an approval by others than a seat's holder and the handover (the holder may
     # refuse meanwhile).
     seat_refusal_seconds: float = 600.0
+    # Seconds a takeback waits for its answers before it lapses and play goes on
+    # (app/services/takebacks.py Deadline).
+    takeback_seconds: float = Field(default=60.0, gt=0)
 
     # -- request limits -----------------------------------------------------
     max_body_bytes: int = 64 * 1024
@@ -79,12 +82,18 @@ class Settings(BaseSettings):
     # Rooms an address may make per hour (rematches included), and bots it may seat per hour.
     rooms_per_hour: int = 30
     bots_per_hour: int = 60
+    # Table-screen pairing codes a room's screens may ask for per hour, after 4 at once; one client
+    # address half as many across every room, after 3 at once (app/routes/screens.py).
+    screen_codes_per_hour: int = 30
     # Matches of bots alone (no person seated) an address's rooms may have playing at once; the
     # newer ones beyond it are not played. Such a match stops being played after this many minutes.
     all_bot_matches_per_address: int = 3
     all_bot_match_minutes: float = 30.0
 
     # -- connections (app/serving.py says what enforces each) ---------------------
+    # Seconds a client may take to send a request's head (line and headers), from when the connection
+    # opened or the head's first byte after an earlier answer; then the connection is closed. 0: never.
+    header_timeout: float = 10.0
     # Seconds a client may take to send a body once its headers are in.
     body_timeout: float = 20.0
     # Seconds an idle keep-alive connection stays open.
@@ -121,6 +130,10 @@ class Settings(BaseSettings):
     # The key that hashes addresses and signs the links in emails; unset: one is made and kept in
     # the database on first use (every process reads the same).
     mail_secret: str | None = None
+    # Confirmation emails (the only email a stranger can make the server send) per hour: from the whole
+    # server, and from one client address (an IPv6 client: its /64). 0 turns each cap off.
+    mail_confirmations_per_hour: int = 100
+    mail_confirmations_per_address: int = 10
 
     # -- retention (hours; 0 keeps for ever; see app/retention.py) --------------
     # A waiting room no one joined, after it was made.

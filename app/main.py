@@ -292,7 +292,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
-        pruner = asyncio.create_task(prune_on_schedule(runtime.db, settings, runtime.broker.publish))
+        pruner = asyncio.create_task(prune_on_schedule(runtime.db, settings, runtime.publisher.publish))
         try:
             yield
         finally:

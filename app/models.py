@@ -58,6 +58,10 @@ class Room(Base):
     # every process compares it with what it cached, so a revoked token stops working within seconds
     # even when the broker's message was lost (app/playing/seatwatch.py).
     seat_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Bumped by every change of the room body that a move does not make (a join, a seat request, a
+    # pause, presence...): the body's `revision` is this plus the match's version, so a client that
+    # gets bodies by socket and by HTTP keeps the newest (app/playing/commands.py).
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # A digest of the address that made the room (app/ratelimit.py's quotas), None for older rooms.
     creator: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
     # A pause the table agreed on (docs/people.md "Pause"): since when the game is paused (None: it is
@@ -274,7 +278,8 @@ class EmailAddress(Base):
     seat: Mapped[int] = mapped_column(Integer)
     # None once unsubscribed.
     address: Mapped[str | None] = mapped_column(String(320), default=None)
-    # HMAC-SHA256 of the lower-cased address with the server's mail secret.
+    # HMAC-SHA256, with the server's mail secret, of the mailbox the address reaches (lower case, no
+    # +tag, no dots at Gmail: app/alerts/mail.py `mailbox`), so variants of one address count as one.
     address_hash: Mapped[str] = mapped_column(String(64), index=True)
     # pending (confirmation sent), confirmed, unsubscribed.
     status: Mapped[str] = mapped_column(String(16), default="pending")
@@ -351,7 +356,9 @@ class Takeback(Base):
     version: Mapped[int] = mapped_column(Integer)
     # The round it was asked in: a seat may ask a few times per round.
     round: Mapped[int] = mapped_column(Integer)
-    # pending, approved or refused; a pending one whose version the match has left was cancelled.
+    # pending, approved, refused, withdrawn (by its asker) or lapsed (docs/playing.md); a pending one
+    # whose version the match has left was cancelled, and one past its deadline has lapsed even while
+    # it still says pending here (takebacks.Deadline).
     status: Mapped[str] = mapped_column(String(16), default="pending")
     # The seats whose approval it needs (every other present person, when asked) and those given.
     waiting_for: Mapped[list[int]] = mapped_column(Json, default=list)

@@ -168,7 +168,7 @@ def replay_body(session: Session, room_id: str, raw_viewpoint: str | None) -> di
     return {**source.header(), "first": first, "steps": list(parts)}
 
 
-def _dumps(value: Any) -> bytes:
+def dumps(value: Any) -> bytes:
     """JSON bytes as the API writes them (compact, UTF-8): orjson, or the json module for what orjson
     refuses (integers beyond 64 bits)."""
     try:
@@ -180,13 +180,13 @@ def _dumps(value: Any) -> bytes:
 def write_replay(source: Source, write: Callable[[bytes], None]) -> None:
     """The replay body as JSON, written a piece at a time: the same document `replay_body` returns,
     without ever holding more than one step of it."""
-    header = _dumps(source.header())
+    header = dumps(source.header())
     parts = _tables_and_steps(source)
     write(header[:-1] + b',"first":')
-    write(_dumps(next(parts)))
+    write(dumps(next(parts)))
     write(b',"steps":[')
     for number, step in enumerate(parts):
-        write(b"," + _dumps(step) if number else _dumps(step))
+        write(b"," + dumps(step) if number else dumps(step))
     write(b"]}")
 
 

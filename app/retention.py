@@ -158,7 +158,8 @@ def _archive(session: Session, now: datetime, settings: Settings, dry_run: bool)
 
 
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
-"""The broker's publish: (room id, event) to every process."""
+"""The Publisher's publish (app/playing/publisher.py): (room id, event) to every process's sockets and
+to this process's listeners (the alerts forget a deleted room's waits)."""
 
 # The event told for each deleted room: every process closes that room's sockets and forgets what it
 # remembered of its seats (app/playing/fanout.py).

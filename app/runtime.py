@@ -31,6 +31,7 @@ from app.services.cache import StateCache
 from app.services.moves import Moves
 from app.services.people import Times
 from app.services.seats import Seats
+from app.services.takebacks import Deadline
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,8 @@ class Runtime:
         self.seats = Seats(self.db)
         self.moves = Moves(self.db, self.cache, self.seats, test_seeds)
         self.views = Views(self.db, self.cache, self.seats, self.presence, self.times)
+        # Every reader of a takeback (bodies, bots, the playing layer) holds it to this one deadline.
+        self.views.verdicts.deadline = Deadline(settings.takeback_seconds)
         self.bot_turns = BotTurns(self.db, self.cache, self.seats, self.views.verdicts)
         self.broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else LocalBroker()
         self.publisher = Publisher(self.broker)
@@ -121,6 +124,7 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
         await self.master.stop()
+        await self.hub.stop()
         await self.mail.close()
         await self.alerts.stop()
         await self.broker.stop()

@@ -9,16 +9,19 @@ Each limit, and what enforces it:
 - an idle keep-alive connection: uvicorn's `timeout_keep_alive`;
 - open connections at once: uvicorn's `limit_concurrency` (503 to a request beyond it);
 - what one client address may hold: ConnectionLimits counts its requests under way and its open
-  sockets (503 unavailable);
-- the time to send a request's headers, and a connection that never sends one: uvicorn has no public
-  option for these, so they are the proxy's (deploy/nginx.conf: client_header_timeout). A server that
-  faces the internet without a proxy does not close them (docs/operations.md).
+  sockets (503 unavailable), and HeadTimeout its connections that have not sent a request yet (503
+  unavailable as they connect);
+- the time to send a request's head, and a connection that never sends one: HeadTimeout (closed).
+  uvicorn has no option for it; HeadTimeout wraps uvicorn's h11 protocol through the `http` option,
+  which takes any protocol class, and uses nothing of it but the asyncio protocol interface. Behind
+  the shipped nginx, its client_header_timeout closes them first (docs/operations.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import gc
 import ipaddress
 import logging
@@ -26,10 +29,12 @@ import math
 import resource
 import threading
 import time
-from typing import Any
+import weakref
+from typing import Any, ClassVar, cast
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.config import Settings
 from app.errors import error_body
@@ -62,11 +67,13 @@ def trusted_networks(setting: str) -> list[Network] | None:
 class AddressShare:
     """Requests under way and sockets open per client address (an IPv6 client: its /64), so one
     address cannot take the whole server. A trusted proxy's own address is not counted: it carries
-    everyone's requests (those it forwards are counted by the address it names)."""
+    everyone's requests (those it forwards are counted by the address it names). `held` names what
+    is counted, for the log."""
 
-    def __init__(self, share: int, trusted: list[Network] | None) -> None:
+    def __init__(self, share: int, trusted: list[Network] | None, held: str = "open connections") -> None:
         self.share = share
         self.trusted = trusted
+        self.held = held
         self._open: dict[str, int] = {}
         self._refused = 0
         self._told_at = 0.0
@@ -94,10 +101,11 @@ class AddressShare:
             now = time.monotonic()
             if now - self._told_at >= 10.0:  # one line per 10 s, however hard one address knocks
                 log.warning(
-                    "refused %d request(s): %s holds its share of %d open connections",
+                    "refused %d: %s holds its share of %d %s",
                     self._refused,
                     key,
                     self.share,
+                    self.held,
                 )
                 self._refused, self._told_at = 0, now
             return False
@@ -154,12 +162,26 @@ class ConnectionLimits:
         self.max_header_bytes = settings.max_header_bytes
         self.body_timeout = settings.body_timeout
         share = min(settings.max_connections_per_address, settings.max_connections)
-        self.shares = AddressShare(share, trusted_networks(settings.trusted_proxies))
+        self.shares = AddressShare(
+            share, trusted_networks(settings.trusted_proxies), "requests under way and open sockets"
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        held = CONNECTION.get()
+        connection = held() if held is not None else None
+        if connection is None:  # not through `motable serve` (the test client, say)
+            await self._limited(scope, receive, send)
+            return
+        connection.request_began()
+        try:
+            await self._limited(scope, receive, send)
+        finally:
+            connection.request_ended()
+
+    async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
         if _head_bytes(scope) > self.max_header_bytes:
             await _refuse(scope, receive, send, 431, "too_large", "the request's headers are too large")
             return
@@ -214,6 +236,143 @@ class ConnectionLimits:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await _refuse(scope, receive, send, 408, "timeout", "the request's body came too slowly", close=True)
+
+
+def _refusal(status: int, reason: str, code: str, message: str) -> bytes:
+    """A whole HTTP/1.1 answer that closes the connection, written before any request was read."""
+    body = JSONResponse(error_body(code, message)).body
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+        f"retry-after: {RETRY_AFTER}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + bytes(body)
+
+
+class HeadTimeout(asyncio.Protocol):
+    """uvicorn's h11 protocol, left as it is, behind two bounds it lacks: a connection that has not
+    sent a whole request head `timeout` seconds after it opened (or after the first byte of a later
+    request's head) is closed, and one client address may hold at most `pending`'s share of
+    connections that have sent no request yet (more get 503 as they connect). Without them, sockets
+    opened and left silent filled the server's connections, and everyone else got 503.
+
+    Only the asyncio protocol interface is used, forwarded to the h11 protocol; when a request's head
+    is complete the h11 protocol starts the app, and ConnectionLimits tells this connection, found
+    through the CONNECTION context variable: set here while the h11 protocol reads, and so inherited
+    by the task it starts (a WebSocket's too) and any pipelined request's after it. Between requests
+    uvicorn's keep-alive timeout closes an idle connection until its next byte arrives; from then on
+    this one runs. A timer that ends during a request closes nothing: the body has its own timeout.
+
+    `motable serve` makes a subclass carrying the settings (`head_timeout_protocol`), since uvicorn
+    builds the protocol of each connection itself."""
+
+    timeout: ClassVar[float]
+    pending: ClassVar[AddressShare]
+
+    def __init__(self, **made_with: Any) -> None:
+        # Whatever uvicorn builds a protocol with (its config, the server's state...), handed on.
+        self._h11: asyncio.Protocol | None = H11Protocol(**made_with)
+        self._transport: asyncio.Transport | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._requests = 0  # under way: their head is in
+        self._heard = False  # bytes came in while a request was under way
+        self._counted: str | None = None  # the address counted in `pending` (None: not counted)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # A stream transport (uvloop's does not derive from asyncio.Transport, so no isinstance).
+        self._transport = transport = cast(asyncio.Transport, transport)
+        peer = transport.get_extra_info("peername")
+        address = peer[0] if isinstance(peer, tuple) else None  # a Unix socket's peer is a str
+        if address is not None and self.pending.counts(address):
+            if not self.pending.admit(address):
+                message = "this address has too many connections open; close some and retry"
+                transport.write(_refusal(503, "Service Unavailable", "unavailable", message))
+                transport.close()
+                self._h11 = None
+                return
+            self._counted = address
+        assert self._h11 is not None
+        self._h11.connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._h11 is None:
+            return
+        if self._requests:
+            self._heard = True
+        elif self._timer is None:
+            self._arm()  # the first byte of a later request's head
+        token = CONNECTION.set(weakref.ref(self))
+        try:
+            self._h11.data_received(data)
+        finally:
+            CONNECTION.reset(token)
+
+    def eof_received(self) -> bool | None:
+        return self._h11.eof_received() if self._h11 is not None else None
+
+    def pause_writing(self) -> None:
+        if self._h11 is not None:
+            self._h11.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self._h11 is not None:
+            self._h11.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._uncount()
+        if self._h11 is not None:
+            self._h11.connection_lost(exc)
+
+    def request_began(self) -> None:
+        """A request's head is in (ConnectionLimits, as the app starts on it)."""
+        self._requests += 1
+        self._disarm()
+        self._uncount()
+
+    def request_ended(self) -> None:
+        self._requests -= 1
+        if not self._requests and self._heard:
+            # Bytes of a next head may have come while this request was answered, when neither the
+            # keep-alive timeout nor this one ran. (They may have been this request's body: then an
+            # idle connection is closed by whichever of the two timeouts ends first.)
+            self._heard = False
+            if self._timer is None:
+                self._arm()
+
+    def _arm(self) -> None:
+        if self.timeout > 0:
+            self._timer = asyncio.get_running_loop().call_later(self.timeout, self._expired)
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _expired(self) -> None:
+        self._timer = None
+        if not self._requests and self._transport is not None:
+            self._transport.close()
+
+    def _uncount(self) -> None:
+        if self._counted is not None:
+            self.pending.release(self._counted)
+            self._counted = None
+
+
+# The connection whose request the current task serves (HeadTimeout); None outside `motable serve`.
+# A weak reference: tasks a request starts inherit it, and must not keep a closed connection alive.
+CONNECTION: contextvars.ContextVar[weakref.ref[HeadTimeout] | None] = contextvars.ContextVar(
+    "motable_connection", default=None
+)
+
+
+def head_timeout_protocol(settings: Settings) -> type[HeadTimeout]:
+    """The protocol class of one server: HeadTimeout with its settings, and one count of connections
+    without a request per address, shared by all its connections."""
+    share = min(settings.max_connections_per_address, settings.max_connections)
+    pending = AddressShare(share, trusted_networks(settings.trusted_proxies), "connections without a request")
+    return type("ServedHeadTimeout", (HeadTimeout,), {"timeout": settings.header_timeout, "pending": pending})
 
 
 class Collector:
@@ -318,7 +477,7 @@ def uvicorn_options(settings: Settings, host: str, port: int, log_level: str = "
     return {
         "host": host,
         "port": port,
-        "http": "h11",
+        "http": head_timeout_protocol(settings),
         # A head past twice the limit is refused (400) and the connection closed, without reading the
         # rest; one between the limit and that gets ConnectionLimits' 431 too_large.
         "h11_max_incomplete_event_size": 2 * settings.max_header_bytes,

@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -187,6 +187,10 @@ class Dispatch:
     channels: Sequence[Channel] = ()
     per_seat: float = PER_SEAT_SECONDS
     tick: float = TICK
+    # Wall-clock seconds (compared with the times the database holds); tests move their own.
+    clock: Callable[[], float] = time.time
+    # Looks completed so far: a test waits for one that began after it moved the clock.
+    steps: int = field(default=0, init=False)
     _queue: asyncio.Queue[tuple[str, dict[str, Any]]] = field(init=False)
     _waiting: dict[Key, Waiting] = field(default_factory=dict, init=False)
     _clocks: dict[Key, Due] = field(default_factory=dict, init=False)
@@ -204,6 +208,14 @@ class Dispatch:
 
     def __post_init__(self) -> None:
         self._queue = asyncio.Queue(QUEUE)
+
+    def _now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+    @property
+    def delivering(self) -> int:
+        """Alerts on their way to the channels now."""
+        return len(self._tasks)
 
     # -- from the publisher (on the event loop, never waiting) ----------------------------------
     def heard(self, room_id: str, event: dict[str, Any]) -> None:
@@ -280,15 +292,16 @@ class Dispatch:
                 await self._take(room_id)
         await self._due()
         await self._flush()
-        if time.time() >= self._swept + outbox.SWEEP:
+        if self.clock() >= self._swept + outbox.SWEEP:
             await self._sweep()
+        self.steps += 1
 
     async def _resume(self) -> None:
         """After a start: what was waited on before it (the grace of a seat to act, a clock's quarter),
         for the rooms in play where someone asked for alerts. A seat to act with no socket is alerted a
         grace after the start, unless its alert for this very turn went out already."""
         rooms = await run_in_threadpool(marks.rooms_in_play, self.db)
-        started = time.time()
+        started = self.clock()
         for room_id in rooms:
             table = await self._table(room_id)
             if table is None or table.status != "playing" or table.match_id is None:
@@ -317,15 +330,15 @@ class Dispatch:
     async def _sweep(self) -> None:
         """Every SWEEP seconds: holds on to the outbox rows this process has, and takes those nobody
         holds (a process that died left them, the one before this start included)."""
-        self._swept = time.time()
-        now = datetime.now(UTC)
+        self._swept = self.clock()
+        now = self._now()
         if self._owned:
             await run_in_threadpool(outbox.renew, self.db, sorted(self._owned), now)
         await self._take(None)
 
     async def _take(self, room_id: str | None) -> None:
         """Takes the outbox rows nobody holds (of one room, or all) and sends each alert."""
-        rows = await run_in_threadpool(outbox.take, self.db, datetime.now(UTC), room_id)
+        rows = await run_in_threadpool(outbox.take, self.db, self._now(), room_id)
         tables: dict[str, Table | None] = {}
         for row in rows:
             if row.id in self._owned:
@@ -373,7 +386,7 @@ class Dispatch:
         outbox, self._outbox = self._outbox, []
         claims = [marks.Claim(a.room_id, a.seat, a.event, t.match_id or 0, t.version) for a, t in outbox]
         try:
-            won = await run_in_threadpool(marks.claim, self.db, claims, datetime.now(UTC))
+            won = await run_in_threadpool(marks.claim, self.db, claims, self._now())
         except Exception:
             # Better twice than never: an alert is not held back by a failed bookkeeping write.
             log.exception("alerts: claiming %d alert(s) failed; sending them anyway", len(claims))
@@ -407,7 +420,7 @@ class Dispatch:
         if table is None:
             self._forget(room_id)
             return
-        now = time.time()
+        now = self.clock()
         if table.status == "finished" and table.match_id is not None:
             for store in (self._waiting, self._clocks):
                 for key in [key for key in store if key[0] == room_id]:
@@ -428,7 +441,7 @@ class Dispatch:
                     self._clocks[(room_id, seat)] = Due(table.version, at)
 
     async def _due(self) -> None:
-        now = time.time()
+        now = self.clock()
         rooms = {
             key[0]
             for key, wait in self._waiting.items()
@@ -441,7 +454,7 @@ class Dispatch:
             if table is None:
                 self._forget(room_id)
                 continue
-            await self._room_due(table, time.time())
+            await self._room_due(table, self.clock())
 
     async def _room_due(self, table: Table, now: float) -> None:
         room_id = table.room_id
@@ -486,7 +499,7 @@ class Dispatch:
     async def _send(self, alert: Alert, table: Table, row: int | None = None) -> None:
         """`row`: the outbox row the alert came from, deleted once it is sent or refused."""
         key = (alert.room_id, alert.seat)
-        now = time.time()
+        now = self.clock()
         if now < self._sent.get(key, float("-inf")) + self.per_seat:
             older = self._held.get(key)
             self._held[key] = (alert, table, row)

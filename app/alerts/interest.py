@@ -32,19 +32,22 @@ class Interest:
         read_room: Callable[[str], bool],
         known_for: float = KNOWN_FOR,
         most: int = MOST,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         # `read_rooms(limit)`: every room wanted, or None when there are more than `limit`.
         self._read_rooms = read_rooms
         self._read_room = read_room
         self.known_for = known_for
         self.most = most
+        # Monotonic seconds; a test passes its own to see a read expire without waiting for it.
+        self.clock = clock
         self._rooms: set[str] | None = None
         self._until = 0.0
         # Per room, when the whole list is too long: until when it is known, and the answer.
         self._each: dict[str, tuple[float, bool]] = {}
 
     async def wanted(self, room_id: str) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         if now >= self._until:
             self._rooms = await run_in_threadpool(self._read_rooms, self.most)
             self._until = now + self.known_for
@@ -64,7 +67,7 @@ class Interest:
         """Someone in the room asked for alerts through this process: known at once."""
         if self._rooms is not None:
             self._rooms.add(room_id)
-        self._each[room_id] = (time.monotonic() + self.known_for, True)
+        self._each[room_id] = (self.clock() + self.known_for, True)
 
     def forget(self) -> None:
         """Read again at the next question."""

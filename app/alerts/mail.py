@@ -4,6 +4,12 @@ email, and is then mailed at most once an hour per room when an alert comes (the
 shown back; after an unsubscribe only a keyed hash of the address is kept, and every row goes with the
 seat's token (app/services/alert_seats.py) and with the room (a foreign key that cascades).
 
+Confirmation emails are the one thing a stranger can make the server send, so each is charged to five
+limits at once, all or nothing (`ConfirmationLimits`): the mailbox it goes to (`mailbox`: `+tags`,
+case and Gmail's dots do not make a new one), the seat, the room, the client's address and the whole
+server. They are token buckets in the rate limiter's store (Redis when configured, shared by every
+process), apart from the address book, so removing, replacing or re-adding an address resets none.
+
 Sending uses aiosmtplib on the event loop: it is socket I/O with a timeout, so it never holds a move up;
 a confirmation email is sent in the background of the request that asked for it."""
 
@@ -13,13 +19,16 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import math
 import re
 import secrets
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from datetime import timedelta
-from email.headerregistry import Address
+from email.headerregistry import Address, BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
+from email.policy import Policy
+from email.policy import default as default_policy
 from email.utils import format_datetime, make_msgid
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -36,6 +45,7 @@ from app.config import Settings
 from app.db import Database
 from app.errors import AppError
 from app.models import EmailAddress, MailSecret, utcnow
+from app.ratelimit import LocalBuckets, SharedBuckets, Spend, retry_after
 from app.services.auth import player_seat
 from app.services.lookup import find_room
 from engines.core import get_engine
@@ -44,9 +54,14 @@ log = logging.getLogger(__name__)
 
 # At most one alert email per seat and room in this many seconds.
 ALERT_EVERY = 3600.0
-# At most one confirmation email per address (any room, any seat) in this many seconds: nobody can
-# make the server mail a stranger over and over.
+# At most one confirmation email per mailbox (any room, any seat) in this many seconds, and this many a
+# day: nobody can make the server mail a stranger over and over.
 CONFIRM_EVERY = 600.0
+MAILBOX_PER_DAY = 10
+# Confirmation emails one seat, and all the seats of one room, may ask for in an hour: a typo or two
+# each, for the largest table.
+SEAT_PER_HOUR = 3
+ROOM_PER_HOUR = 12
 SMTP_TIMEOUT = 15.0
 # Addresses as people type them: something@a.domain, no spaces or control characters, RFC 5321 lengths.
 _ADDRESS = re.compile(
@@ -63,6 +78,104 @@ def clean_address(text: str) -> str:
     if local.startswith(".") or local.endswith("."):
         raise AppError("invalid_request", "that is not an email address we can write to (name@example.org)")
     return f"{local}@{domain.lower()}"
+
+
+# Domains that deliver name.with.dots@ to namewithdots@ (Gmail's two names), and the one they count as.
+_DOTS_IGNORED = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
+
+
+def mailbox(address: str) -> str:
+    """The mailbox a (clean) address reaches, as the confirmation limits count it: lower case, without
+    a `+tag`, and without dots at the domains that ignore them. Most providers deliver name+tag@ to
+    name@; where one does not, two of its users at most share a limit. A catch-all domain (any name
+    reaches one person) is not guessed: the seat, room, address and server limits bound it."""
+    local, _, domain = address.lower().rpartition("@")
+    untagged, _, _tag = local.partition("+")
+    local = untagged or local
+    if domain in _DOTS_IGNORED:
+        domain = _DOTS_IGNORED[domain]
+        local = local.replace(".", "")
+    return f"{local}@{domain}"
+
+
+Buckets = SharedBuckets | LocalBuckets
+
+
+@dataclass(frozen=True)
+class ConfirmationLimits:
+    """What one confirmation email is charged to. A refused request names the first limit that is out,
+    narrowest first."""
+
+    per_address: int  # per client address (the rate limiter's `address_key`) an hour; 0: none
+    per_hour: int  # the whole server an hour; 0: none
+
+    @classmethod
+    def of(cls, settings: Settings) -> ConfirmationLimits:
+        return cls(
+            per_address=settings.mail_confirmations_per_address,
+            per_hour=settings.mail_confirmations_per_hour,
+        )
+
+    def spends(self, box: str, room_id: str, seat: int, client: str) -> list[tuple[str, Spend]]:
+        hour, day = 3600.0, 86400.0
+        return [
+            ("mailbox", (f"mail:box:{box}", 1 / CONFIRM_EVERY, 1)),
+            ("mailbox", (f"mail:box-day:{box}", MAILBOX_PER_DAY / day, MAILBOX_PER_DAY)),
+            ("seat", (f"mail:seat:{room_id}:{seat}", SEAT_PER_HOUR / hour, SEAT_PER_HOUR)),
+            ("room", (f"mail:room:{room_id}", ROOM_PER_HOUR / hour, ROOM_PER_HOUR)),
+            ("address", (f"mail:client:{client}", self.per_address / hour, self.per_address)),
+            ("server", ("mail:server", self.per_hour / hour, self.per_hour)),
+        ]
+
+    def refusal(self, limit: str | None, wait: float) -> AppError:
+        later = f"try again in {_about(wait)}"
+        messages = {
+            "mailbox": "a confirmation email went to this mailbox a short while ago (name+tag@ and dotted "
+            f"Gmail names count as the same mailbox); look for it, or {later}",
+            "seat": f"this seat has asked for {SEAT_PER_HOUR} confirmation emails within the hour; {later}",
+            "room": f"this room's seats have asked for {ROOM_PER_HOUR} confirmation emails within the hour; "
+            f"{later}",
+            "address": f"your network address has asked for {self.per_address} confirmation emails within "
+            f"the hour; {later}",
+            "server": "this server has sent all the confirmation emails its operator allows for this hour; "
+            f"{later}",
+        }
+        message = messages.get(limit or "", f"too many confirmation emails were asked for just now; {later}")
+        return AppError("rate_limited", message, retry_after=retry_after(wait))
+
+
+def _about(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    if minutes <= 90:
+        return f"about {minutes} minute{'s' if minutes != 1 else ''}"
+    return f"about {math.ceil(minutes / 60)} hours"
+
+
+class _OneLineUrl(UnstructuredHeader, BaseHeader):
+    """A header holding one <URL>, folded only before it, never inside it and never RFC 2047-encoded:
+    the unfolded value must stay the URL for mail providers to offer RFC 8058's one-click unsubscribe,
+    and the default folding encodes any word longer than a line. A URL longer than a line gets a
+    line of its own (RFC 5322 allows up to 998 characters)."""
+
+    def fold(self, *, policy: Policy) -> str:
+        value = str(self)
+        if not value.isascii():
+            return super().fold(policy=policy)  # only an encoded word can carry it
+        line = f"{self.name}: {value}"
+        if not policy.max_line_length or len(line) <= policy.max_line_length:
+            return line + policy.linesep
+        return f"{self.name}:{policy.linesep} {value}{policy.linesep}"
+
+
+def _mail_policy() -> Policy:
+    headers = HeaderRegistry()
+    headers.map_to_type("list-unsubscribe", _OneLineUrl)
+    return default_policy.clone(header_factory=headers)
+
+
+# Header objects are made by the message's policy and keep their own folding when aiosmtplib
+# serialises the message with its own (SMTP) policy.
+MAIL_POLICY = _mail_policy()
 
 
 @dataclass(frozen=True)
@@ -117,6 +230,7 @@ class MailChannel:
         self.base = (settings.public_url or "").rstrip("/")
         self._secret: bytes | None = settings.mail_secret.encode() if settings.mail_secret else None
         self._sending: set[asyncio.Task[bool]] = set()
+        self.limits = ConfirmationLimits.of(settings)
         # The rooms where a seat confirmed an address, as this process knows them (app/alerts/interest.py).
         self._interest = Interest(self._confirmed_rooms, self._any_confirmed)
 
@@ -148,7 +262,8 @@ class MailChannel:
             return made.value.encode()
 
     def address_hash(self, address: str) -> str:
-        return hmac.new(self._key(), address.lower().encode(), hashlib.sha256).hexdigest()
+        """The keyed hash of the mailbox the address reaches (`mailbox`): what the limits count."""
+        return hmac.new(self._key(), mailbox(address).encode(), hashlib.sha256).hexdigest()
 
     def _sign(self, purpose: str, row_id: str) -> str:
         digest = hmac.new(self._key(), f"{purpose}:{row_id}".encode(), hashlib.sha256).hexdigest()
@@ -181,10 +296,16 @@ class MailChannel:
         )
         return row.status if row is not None else "none"
 
-    def _add(self, session: Session, room_id: str, token: str | None, address: str) -> tuple[str, str, str]:
+    def _seat(self, room_id: str, token: str | None) -> int:
+        with self.db.read() as session:
+            find_room(session, room_id)
+            return player_seat(session, room_id, token)
+
+    def _add(self, session: Session, room_id: str, token: str | None, address: str) -> tuple[str, str]:
         room = find_room(session, room_id, lock=True)
         seat = player_seat(session, room_id, token)
         digest = self.address_hash(address)
+        # The buckets hold this too; the rows still do when they were lost (no Redis, a restart).
         since = utcnow() - timedelta(seconds=CONFIRM_EVERY)
         recent = session.scalar(
             select(func.count())
@@ -192,11 +313,7 @@ class MailChannel:
             .where(EmailAddress.address_hash == digest, EmailAddress.created_at > since)
         )
         if recent:
-            raise AppError(
-                "rate_limited",
-                "a confirmation was sent to this address a moment ago; look for it, or try again later",
-                retry_after=int(CONFIRM_EVERY),
-            )
+            raise self.limits.refusal("mailbox", CONFIRM_EVERY)
         # One address per seat: a new one replaces the old (an unsubscribed hash of another address
         # stays, so that address is never written to again without a new confirmation).
         session.execute(
@@ -211,14 +328,38 @@ class MailChannel:
         )
         session.add(row)
         session.flush()
-        return row.id, get_engine(room.game).spec.title, room_id
+        return row.id, get_engine(room.game).spec.title
 
-    async def add(self, room_id: str, token: str | None, email: str) -> dict[str, Any]:
-        """The seat gives an address: a confirmation goes to it; nothing else until it is confirmed."""
+    async def _charge(self, buckets: Buckets, spends: list[tuple[str, Spend]]) -> None:
+        """Take one confirmation from every limit, or from none and refuse (429, naming the limit)."""
+        wait = await buckets.take([spend for _limit, spend in spends])
+        if wait == 0.0:
+            return
+        # Which one is out, for the message: each taken alone and given straight back when it was not.
+        for limit, spend in spends:
+            if await buckets.take([spend]) > 0:
+                raise self.limits.refusal(limit, wait)
+            await buckets.take([spend], cost=-1.0)
+        raise self.limits.refusal(None, wait)
+
+    async def add(
+        self, room_id: str, token: str | None, email: str, *, client: str, buckets: Buckets
+    ) -> dict[str, Any]:
+        """The seat gives an address: a confirmation goes to it; nothing else until it is confirmed.
+        `client` is the client's address as the rate limiter counts it (`address_key`); `buckets`
+        the rate limiter's, so every process counts the same."""
         self._require()
         address = clean_address(email)
         await self._ready()
-        row_id, game, _ = await run_in_threadpool(self._in_transaction, self._add, room_id, token, address)
+        seat = await run_in_threadpool(self._seat, room_id, token)
+        spends = self.limits.spends(self.address_hash(address), room_id, seat, client)
+        await self._charge(buckets, spends)
+        try:
+            row_id, game = await run_in_threadpool(self._in_transaction, self._add, room_id, token, address)
+        except Exception:
+            # Nothing was written, so nothing is counted. (Not on a cancel: the write may go on.)
+            await buckets.take([spend for _limit, spend in spends], cost=-1.0)
+            raise
         self._background(self._send(self._confirmation(address, row_id, game)))
         return {"status": "pending"}
 
@@ -232,7 +373,7 @@ class MailChannel:
 
     async def remove(self, room_id: str, token: str | None) -> None:
         """The seat stops email alerts: like an unsubscribe, the address goes and only its hash stays
-        (so removing and adding again cannot mail a stranger more often than CONFIRM_EVERY)."""
+        (the confirmation limits are kept apart from the rows, so removing resets none of them)."""
         self._require()
         await run_in_threadpool(self._in_transaction, self._remove, room_id, token)
 
@@ -280,7 +421,7 @@ class MailChannel:
     # -- sending -------------------------------------------------------------------
     def _message(self, to: str, subject: str, text: str, row_id: str) -> EmailMessage:
         unsubscribe = self.link("unsubscribe", row_id)
-        message = EmailMessage()
+        message = EmailMessage(policy=MAIL_POLICY)
         message["From"] = self.settings.mail_from or ""
         local, _, domain = to.rpartition("@")
         message["To"] = Address(addr_spec=f"{local}@{domain}")

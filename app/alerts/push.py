@@ -6,14 +6,23 @@
   once the seat's token changed (handover, leave, removal), and `seats_changed` deletes it then; the
   room's deletion deletes it (ON DELETE CASCADE).
 - An endpoint is an address the browser chose, so the server only ever POSTs to https URLs whose host
-  resolves to public addresses only, checked when subscribing and again before each send; redirects
-  are not followed and the timeout is short. 404/410 delete the subscription; 429 and 5xx are retried
-  with a growing wait (Retry-After honoured up to a cap). Sending runs in tasks of its own: a move never
-  waits for it.
-- One push service that hangs or answers 500 delays nobody else's alerts: a request holds a place
-  among PER_ORIGIN for its service and among CONCURRENCY for all, only while it is under way (the
-  waits between retries hold none), and a send waits for its service's place before it takes a
-  shared one.
+  resolves to global addresses only (`is_public`: IPv4 inside IPv6 forms unwrapped and checked too),
+  checked when subscribing and before each attempt. The host is resolved once per attempt and the
+  connection goes to an address that was checked (`PinnedBackend`): nothing resolves it a second time,
+  so a name that answers a public address to the check and loopback a moment later reaches nothing
+  but the checked address. TLS still names and verifies the endpoint's host (SNI, certificate) and the
+  Host header carries it. Redirects are not followed.
+- An attempt has a total deadline (DEADLINE: connecting, TLS, the request and the whole answer), on
+  top of TIMEOUT per read, and reads at most MAX_ANSWER bytes of the answer. 404/410 delete the
+  subscription; 429, 5xx, a failed connection and a passed deadline are retried with a growing wait
+  (Retry-After honoured up to a cap). Sending runs in tasks of its own: a move never waits for it.
+- One push service that hangs, drips or answers 500 delays nobody else's alerts (`Places`): a request
+  holds a place among PER_ORIGIN of its service, and a shared one: a fresh place for its first
+  SLOW_AFTER seconds, then one of SLOW_PLACES, or it is cut when none is free. A service whose request
+  was cut or passed the deadline is demoted for DEMOTED_FOR seconds: one request at a time, on a slow
+  place only. The fresh places are thus held only by young requests of services not known to be slow,
+  and come free within SLOW_AFTER whatever the slow services do. The waits between retries hold no
+  place, and a send waits for its service's place before it takes a shared one.
 """
 
 from __future__ import annotations
@@ -21,19 +30,22 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import contextvars
 import hashlib
 import ipaddress
 import json
 import logging
 import os
 import socket
+import ssl
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import http_ece
+import httpcore
 import httpx
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -51,8 +63,13 @@ from app.models import PushKey, PushSubscription, Seat
 
 log = logging.getLogger(__name__)
 
-# Seconds for each attempt (connect, write, read): a push service answers at once or not at all.
+# Seconds for each step of an attempt (connecting, sending, each read).
 TIMEOUT = 5.0
+# Seconds one attempt may take in all: connecting, TLS, sending and reading the whole answer. A service
+# that sends a byte every few seconds never lets TIMEOUT pass between two reads; this bounds it.
+DEADLINE = 10.0
+# Bytes of an answer read (push services answer with an empty body); past it the connection is dropped.
+MAX_ANSWER = 16_384
 # Waits before the second, third and fourth attempts after a 429 or 5xx (or a failed connection).
 BACKOFF = (1.0, 4.0, 15.0)
 # The longest Retry-After honoured; longer and the alert is given up (the next one will come).
@@ -61,13 +78,27 @@ MAX_RETRY_AFTER = 60.0
 TTL = 3600
 # Devices one seat may subscribe; the oldest goes past it.
 MAX_DEVICES = 10
-# Sends under way at once, for all seats together.
+# Requests under way at once, for all seats and services together: CONCURRENCY - SLOW_PLACES fresh
+# places and SLOW_PLACES slow ones.
 CONCURRENCY = 32
-# Sends under way at once to one push service (scheme, host and port of the endpoint): a service that
-# hangs or fails holds at most this many of the CONCURRENCY places, never the others' share. Browsers
-# use a handful of services (FCM, Mozilla's, Apple's, Microsoft's), so a quarter each; a healthy
-# service answering in 100 ms still takes 80 alerts a second.
+# Requests past SLOW_AFTER at once, all services together. The 24 fresh places are held only by
+# requests younger than SLOW_AFTER of services not demoted, so whatever number of services drip or
+# hang, every fresh place comes free within SLOW_AFTER and a healthy service's alert waits about that
+# long at worst. The issue's case, four services that drip a byte every 2 s: 32 of their requests
+# want places, 24 get fresh ones; 2 s later 8 move to the slow places and 16 are cut, the four are
+# demoted, and from then on they hold at most the 8 slow places, never a fresh one.
+SLOW_PLACES = 8
+# Push services answer in well under a second (FCM, Mozilla's, Apple's, Microsoft's: 50-300 ms); a
+# request still under way after this is slow: it moves to a slow place, or is cut when none is free.
+SLOW_AFTER = 2.0
+# Requests under way at once to one push service (scheme, host and port of the endpoint): browsers use
+# a handful of services, so a third of the fresh places each; a healthy service answering in 100 ms
+# still takes 80 alerts a second.
 PER_ORIGIN = 8
+# Seconds a service whose request was cut or passed DEADLINE keeps a single place, a slow one (each
+# further cut starts them again): a new service can hold fresh places for SLOW_AFTER once per
+# DEMOTED_FOR, however many alerts wait for it.
+DEMOTED_FOR = 300.0
 MAX_ENDPOINT = 2048
 # Seconds the host name of an endpoint may take to resolve.
 RESOLVE_TIMEOUT = 3.0
@@ -132,31 +163,84 @@ def encrypt(body: bytes, p256dh: str, auth: str) -> bytes:
 
 
 # -- addresses an endpoint may have -----------------------------------------------------------
-def _public(address: str, insecure: bool) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+# Never a push service's address, whatever Python's `is_global` says of it (its tables lag behind
+# IANA's, and differ between Python versions).
+_NEVER = tuple(
+    ipaddress.ip_network(net)
+    for net in (
+        "192.0.0.0/24",  # IETF protocol assignments (RFC 6890)
+        "::/96",  # IPv4-compatible, deprecated (RFC 4291): `::127.0.0.1`
+        "::ffff:0:0:0/96",  # IPv4-translated, only inside a SIIT translator (RFC 6145): `::ffff:0:7f00:1`
+        "64:ff9b:1::/48",  # NAT64 for local use (RFC 8215)
+        "3fff::/20",  # documentation (RFC 9637)
+        "5f00::/16",  # SRv6 segment identifiers (RFC 9602)
+    )
+)
+# NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address the packet goes to.
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
+def _embedded(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses a packet to `ip` may end up at: NAT64, 6to4's relay, Teredo's server and
+    client (each unwrapped, so `64:ff9b::7f00:1` or `2002:7f00:1::` is loopback, not global)."""
+    found: list[ipaddress.IPv4Address] = []
+    if ip in _NAT64:
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    if ip.sixtofour is not None:
+        found.append(ip.sixtofour)
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    return found
+
+
+def is_public(ip: Address, loopback_ok: bool = False) -> bool:
+    """Whether the server may connect to `ip` for a push: a global unicast address, and so is every
+    IPv4 address it wraps. `loopback_ok`: tests play the push service on 127.0.0.1."""
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if insecure and ip.is_loopback:
+        ip = ip.ipv4_mapped  # `::ffff:a.b.c.d` is a.b.c.d to the socket layer
+    if loopback_ok and ip.is_loopback:
         return True
-    return ip.is_global and not ip.is_multicast
+    if any(ip.version == net.version and ip in net for net in _NEVER):
+        return False
+    if not ip.is_global or ip.is_multicast:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address):
+        return all(is_public(inner) for inner in _embedded(ip))
+    return True
+
+
+Resolver = Callable[[str], Awaitable[list[str]]]
 
 
 async def resolve(host: str) -> list[str]:
+    """The host's addresses, in the order the system prefers them."""
     loop = asyncio.get_running_loop()
     infos = await asyncio.wait_for(
         loop.getaddrinfo(host, None, type=socket.SOCK_STREAM), timeout=RESOLVE_TIMEOUT
     )
-    return sorted({str(info[4][0]) for info in infos})
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
-def _endpoint_shape(endpoint: str, insecure: bool) -> str:
-    """The endpoint's host, or why it is refused."""
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where one attempt goes: the endpoint's URL, and the checked address its host is reached at."""
+
+    url: httpcore.URL
+    host: str  # as the connection pool names it: IDNA, no brackets
+    address: str
+
+
+def _endpoint_url(endpoint: str, insecure: bool) -> httpx.URL:
+    """The endpoint, parsed, or why it is refused."""
     if len(endpoint) > MAX_ENDPOINT:
         raise AppError("invalid_request", f"a push endpoint is at most {MAX_ENDPOINT} characters")
     try:
         parts = urlsplit(endpoint)
         parts.port  # noqa: B018 (raises on a bad port)
-    except ValueError as error:
+        url = httpx.URL(endpoint)
+    except (ValueError, httpx.InvalidURL) as error:
         raise AppError("invalid_request", "the push endpoint is not a URL") from error
     schemes = ("https", "http") if insecure else ("https",)
     if parts.scheme not in schemes:
@@ -165,19 +249,59 @@ def _endpoint_shape(endpoint: str, insecure: bool) -> str:
         raise AppError("invalid_request", "a push endpoint names a host, without user or password")
     if parts.fragment:
         raise AppError("invalid_request", "a push endpoint has no #fragment")
-    return parts.hostname
+    return url
 
 
-async def check_endpoint(endpoint: str, insecure: bool) -> None:
-    """Refuses (422) an endpoint the server must not POST to: not https, or a host with any private,
-    loopback, link-local or otherwise non-public address."""
-    host = _endpoint_shape(endpoint, insecure)
+async def check_endpoint(endpoint: str, insecure: bool, resolver: Resolver = resolve) -> Target:
+    """Refuses (422) an endpoint the server must not POST to: not https, or a host with any address
+    that is not public. Else where to send: the host's first address, resolved this once."""
+    url = _endpoint_url(endpoint, insecure)
+    host = url.raw_host.decode("ascii")
     try:
-        addresses = await resolve(host)
-    except (OSError, TimeoutError, UnicodeError) as error:
+        addresses = await resolver(host)
+        ips = [ipaddress.ip_address(address.split("%", 1)[0]) for address in addresses]
+    except (OSError, TimeoutError, UnicodeError, ValueError) as error:
         raise AppError("invalid_request", "the push endpoint's host does not resolve") from error
-    if not addresses or not all(_public(address, insecure) for address in addresses):
+    if not ips or not all(is_public(ip, loopback_ok=insecure) for ip in ips):
         raise AppError("invalid_request", "a push endpoint must be on a public address")
+    target = httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path)
+    return Target(target, host, str(ips[0]))
+
+
+# The target of the attempt under way in this task: the only address its connection may go to.
+_PINNED: contextvars.ContextVar[Target | None] = contextvars.ContextVar("push_target", default=None)
+
+
+class PinnedBackend(httpcore.AsyncNetworkBackend):
+    """Connects to the address the attempt checked, never to what the host name resolves to now. The
+    connection pool still names the host, so TLS sends it (SNI) and verifies the certificate for it,
+    and the request's Host header carries it."""
+
+    def __init__(self, inner: httpcore.AsyncNetworkBackend | None = None) -> None:
+        self.inner = inner if inner is not None else httpcore.AnyIOBackend()
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        target = _PINNED.get()
+        if target is None or target.host != host:
+            raise httpcore.ConnectError(f"{host} was not checked for this attempt")
+        return await self.inner.connect_tcp(
+            target.address, port, timeout=timeout, local_address=local_address, socket_options=socket_options
+        )
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        raise httpcore.ConnectError("push endpoints are reached over TCP only")
+
+    async def sleep(self, seconds: float) -> None:
+        await self.inner.sleep(seconds)
 
 
 def check_keys(p256dh: str, auth: str) -> None:
@@ -331,47 +455,135 @@ def contact(settings: Settings) -> str:
 
 
 # -- the channel ---------------------------------------------------------------------------------
-class OriginSlots:
-    """PER_ORIGIN places per push service; a service's entry goes once nobody uses or waits for it."""
+class Cut(Exception):
+    """A request still under way after SLOW_AFTER found no slow place free: ended, to be retried."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._slots: dict[str, tuple[asyncio.Semaphore, int]] = {}
+
+@dataclass
+class _Service:
+    places: asyncio.Semaphore  # PER_ORIGIN
+    demoted_turn: asyncio.Lock  # the single place of a demoted service
+    users: int = 0  # requests under way or waiting: the entry goes at 0
+
+
+class Place:
+    """The shared place a request holds: a fresh one, or a slow one once it is slow."""
+
+    def __init__(self, places: Places, pool: asyncio.Semaphore) -> None:
+        self._places = places
+        self.pool = pool
+
+    @property
+    def is_slow(self) -> bool:
+        return self.pool is self._places.slow
+
+    async def slow(self) -> bool:
+        """Gives the fresh place back for a slow one; False when none is free (the request is cut)."""
+        if self.is_slow:
+            return True
+        if self._places.slow.locked():
+            return False
+        await self._places.slow.acquire()  # free: taken without waiting
+        self.pool.release()
+        self.pool = self._places.slow
+        return True
+
+
+class Places:
+    """Who may have a request under way (the numbers and why: the constants above)."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        per_service: int = PER_ORIGIN,
+        concurrency: int = CONCURRENCY,
+        slow: int = SLOW_PLACES,
+    ) -> None:
+        self.clock = clock
+        self.per_service = per_service
+        self.fresh = asyncio.Semaphore(concurrency - slow)
+        self.slow = asyncio.Semaphore(slow)
+        self._services: dict[str, _Service] = {}
+        self._demoted: dict[str, float] = {}
+
+    def demote(self, service: str) -> None:
+        now = self.clock()
+        if len(self._demoted) > 1024:  # many services demoted by now: forget those whose time is up
+            self._demoted = {name: until for name, until in self._demoted.items() if until > now}
+        self._demoted[service] = now + DEMOTED_FOR
+
+    def demoted(self, service: str) -> bool:
+        until = self._demoted.get(service)
+        if until is None:
+            return False
+        if self.clock() >= until:
+            del self._demoted[service]
+            return False
+        return True
 
     @contextlib.asynccontextmanager
-    async def hold(self, origin: str) -> AsyncIterator[None]:
-        semaphore, users = self._slots.get(origin, (None, 0))
-        if semaphore is None:
-            semaphore = asyncio.Semaphore(self.size)
-        self._slots[origin] = (semaphore, users + 1)
+    async def hold(self, service: str) -> AsyncIterator[Place]:
+        entry = self._services.get(service)
+        if entry is None:
+            entry = self._services[service] = _Service(asyncio.Semaphore(self.per_service), asyncio.Lock())
+        entry.users += 1
         try:
-            async with semaphore:
-                yield
+            async with entry.places, contextlib.AsyncExitStack() as demotion:
+                pool = self.fresh
+                if self.demoted(service):
+                    # Slow lately: one request at a time, and never on a fresh place.
+                    await demotion.enter_async_context(entry.demoted_turn)
+                    pool = self.slow
+                await pool.acquire()
+                place = Place(self, pool)
+                try:
+                    yield place
+                finally:
+                    place.pool.release()
         finally:
-            semaphore, users = self._slots[origin]
-            if users <= 1:
-                del self._slots[origin]
-            else:
-                self._slots[origin] = (semaphore, users - 1)
+            entry.users -= 1
+            if entry.users == 0:
+                del self._services[service]
 
     def __len__(self) -> int:
-        return len(self._slots)
+        return len(self._services)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    status: int
+    retry_after: str | None
 
 
 class PushChannel:
-    """Delivers an alert to every device the seat subscribed, each in a task of its own."""
+    """Delivers an alert to every device the seat subscribed, each in a task of its own.
+
+    `resolver`, `network` (what opens the TCP connection to the checked address), `tls` (the
+    certificates trusted) and `clock` (monotonic, for demotions) are the real ones unless a test
+    gives its own."""
 
     name = "push"
 
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        *,
+        resolver: Resolver = resolve,
+        network: httpcore.AsyncNetworkBackend | None = None,
+        tls: ssl.SSLContext | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.subscriptions = Subscriptions(db)
         self.settings = settings
         self.insecure = settings.insecure_push_for_tests()
         self.contact = contact(settings)
+        self.resolver = resolver
+        self._network = PinnedBackend(network)
+        self._tls = tls
         self._vapid: Vapid02 | None = None
-        self._client: httpx.AsyncClient | None = None
-        self._sending = asyncio.Semaphore(CONCURRENCY)
-        self._origins = OriginSlots(PER_ORIGIN)
+        self._pool: httpcore.AsyncConnectionPool | None = None
+        self.places = Places(clock)
         # The signed VAPID header per push service origin, reused until shortly before it expires.
         self._signed: dict[str, tuple[float, str]] = {}
         # The rooms where a device subscribed, as this process knows them (app/alerts/interest.py).
@@ -379,17 +591,19 @@ class PushChannel:
 
     async def start(self) -> None:
         self._vapid = await run_in_threadpool(load_vapid, self.settings, self.subscriptions)
-        self._client = httpx.AsyncClient(
-            follow_redirects=False,
-            timeout=httpx.Timeout(TIMEOUT),
-            limits=httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=8),
-            trust_env=False,
+        # httpcore's pool rather than an httpx client: only it takes a network backend, and that is
+        # where the connection is held to the checked address. No proxy from the environment.
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=self._tls,
+            max_connections=CONCURRENCY,
+            max_keepalive_connections=8,
+            network_backend=self._network,
         )
 
     async def stop(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        if self._pool is not None:
+            await self._pool.aclose()
+            self._pool = None
 
     @property
     def public_key(self) -> str:
@@ -398,7 +612,7 @@ class PushChannel:
 
     async def check(self, endpoint: str, p256dh: str, auth: str) -> None:
         check_keys(p256dh, auth)
-        await check_endpoint(endpoint, self.insecure)
+        await check_endpoint(endpoint, self.insecure, self.resolver)
 
     async def interested(self, room_id: str) -> bool:
         """Whether any device subscribed in the room (every such room read at most every 30 s)."""
@@ -443,35 +657,41 @@ class PushChannel:
         return str(signed["Authorization"])
 
     async def _send(self, device: Device, alert: Alert, body: bytes) -> None:
-        assert self._client is not None
         encrypted = await run_in_threadpool(encrypt, body, device.p256dh, device.auth)
-        headers = {
-            "TTL": str(TTL),
-            "Content-Encoding": "aes128gcm",
-            "Content-Type": "application/octet-stream",
-            "Topic": topic(alert.room_id, alert.seat),
-            "Urgency": "high" if alert.event in ("turn", "clock", "seat_request") else "normal",
-            "Authorization": self._authorization(device.endpoint),
-        }
+        headers = [
+            ("TTL", str(TTL)),
+            ("Content-Encoding", "aes128gcm"),
+            ("Content-Type", "application/octet-stream"),
+            ("Topic", topic(alert.room_id, alert.seat)),
+            ("Urgency", "high" if alert.event in ("turn", "clock", "seat_request") else "normal"),
+            ("Authorization", self._authorization(device.endpoint)),
+        ]
         origin = _origin(device.endpoint)
+        service = service_of(device.endpoint)
         for attempt in range(len(BACKOFF) + 1):
             wait: float | None
+            backoff = BACKOFF[attempt] if attempt < len(BACKOFF) else None
             try:
-                # Checked again before each send: a host may resolve elsewhere than it did.
-                await check_endpoint(device.endpoint, self.insecure)
+                # Resolved and checked for this attempt, and connected to what was checked.
+                target = await check_endpoint(device.endpoint, self.insecure, self.resolver)
             except AppError:
                 log.warning("push endpoint at %s no longer public: dropped", origin)
                 await run_in_threadpool(self.subscriptions.drop, [device.id])
                 return
             try:
                 # Only the request holds places (its service's, then a shared one), not the waits between.
-                async with self._origins.hold(service_of(device.endpoint)), self._sending:
-                    response = await self._client.post(device.endpoint, content=encrypted, headers=headers)
-            except httpx.HTTPError as error:
+                async with self.places.hold(service) as place:
+                    answer = await self._attempt(place, target, encrypted, headers)
+            except (Cut, TimeoutError, httpcore.TimeoutException) as error:
+                # Slow rather than down: the service keeps one place for a while, so it holds nobody's.
+                self.places.demote(service)
+                log.info("push to %s: %s, the service demoted", origin, type(error).__name__)
+                wait = backoff
+            except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol) as error:
                 log.info("push to %s: %s", origin, type(error).__name__)
-                wait = BACKOFF[attempt] if attempt < len(BACKOFF) else None
+                wait = backoff
             else:
-                status = response.status_code
+                status = answer.status
                 if status in (200, 201, 202, 204):
                     return
                 if status in (404, 410):
@@ -481,16 +701,60 @@ class PushChannel:
                 if status != 429 and status < 500:
                     log.warning("push to %s refused with %d", origin, status)
                     return
-                wait = _retry_after(response, attempt)
+                wait = _retry_after(answer.retry_after, attempt)
             if wait is None or attempt == len(BACKOFF):
                 log.warning("push to %s given up after %d attempt(s)", origin, attempt + 1)
                 return
             await asyncio.sleep(wait)
 
+    async def _attempt(
+        self, place: Place, target: Target, content: bytes, headers: list[tuple[str, str]]
+    ) -> Answer:
+        """One POST within DEADLINE; still under way after SLOW_AFTER, it moves to a slow place or,
+        with none free, is cut (Cut)."""
+        request = asyncio.ensure_future(self._post(target, content, headers))
+        try:
+            await asyncio.wait({request}, timeout=SLOW_AFTER)
+            if not request.done() and not await place.slow():
+                raise Cut(f"still under way after {SLOW_AFTER} s, and no slow place free")
+            return await request
+        finally:
+            if not request.done():
+                request.cancel()
+                await asyncio.wait({request})
 
-def _retry_after(response: httpx.Response, attempt: int) -> float | None:
+    async def _post(self, target: Target, content: bytes, headers: list[tuple[str, str]]) -> Answer:
+        assert self._pool is not None, "the push channel has not started"
+        # Set in this request's own task: PinnedBackend connects this request to the checked address.
+        _PINNED.set(target)
+        timeouts = {"connect": TIMEOUT, "read": TIMEOUT, "write": TIMEOUT, "pool": DEADLINE}
+        async with (
+            asyncio.timeout(DEADLINE),
+            self._pool.stream(
+                "POST", target.url, headers=headers, content=content, extensions={"timeout": timeouts}
+            ) as response,
+        ):
+            retry_after = next(
+                (
+                    value.decode("latin-1")
+                    for name, value in response.headers
+                    if name.lower() == b"retry-after"
+                ),
+                None,
+            )
+            read = 0
+            # The body says nothing we use; read (a little) so the connection can serve the next push.
+            body = cast(AsyncGenerator[bytes, None], response.aiter_stream())
+            async with contextlib.aclosing(body) as chunks:
+                async for chunk in chunks:
+                    read += len(chunk)
+                    if read > MAX_ANSWER:
+                        break  # closing the response unread drops the connection
+            return Answer(response.status, retry_after)
+
+
+def _retry_after(header: str | None, attempt: int) -> float | None:
     backoff = BACKOFF[attempt] if attempt < len(BACKOFF) else None
-    header = response.headers.get("retry-after")
     if header is None or not header.strip().isdigit():
         return backoff
     asked = float(header.strip())

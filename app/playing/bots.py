@@ -6,11 +6,11 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import time
 from collections.abc import Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
 
+from app.clock import SYSTEM_CLOCK, Clock
 from app.db import Database
 from app.errors import AppError
 from app.models import utcnow
@@ -32,8 +32,11 @@ FALLBACK_AFTER = 2
 PATIENCE = 8
 # A bot due right after a person's move that may be taken back waits this many times the usual delay
 # (2 s with the default 0.8 s), unless the room changes first: time to tap "Take back". While a
-# takeback is being answered no bot acts (app/services/botturns.py).
+# takeback is being answered no bot acts (app/services/botturns.py): a bot due waits until it lapses,
+# unless the room changes first (it is answered, withdrawn, or lapses sooner: the playing layer says).
 TAKEBACK_HOLD = 2.5
+# Added to a wait for a takeback to lapse, so the next look finds it lapsed rather than a hair early.
+LAPSE_MARGIN = 0.05
 # Seconds a room's verdict on "bots alone, stop?" holds before the database is asked again (shorter
 # when the time bots may play alone is short: a tenth of it).
 STOP_CHECK_EVERY = 30.0
@@ -55,8 +58,11 @@ class BotRunner:
         submit: Callable[[Move], Awaitable[Applied]],
         played: Callable[[str, Applied], Awaitable[None]],
         delay: float,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self._db = db
+        # Every wait of the runner is on this clock: a test moves it rather than sleeping.
+        self.clock = clock
         self.turns = turns
         self._submit = submit
         self._played = played
@@ -87,7 +93,7 @@ class BotRunner:
         address's share (app.services.rooms.why_bots_stop). Asked of the database now and then only."""
         if self.alone_minutes <= 0 and self.alone_per_address <= 0:
             return False
-        now = time.monotonic()
+        now = self.clock.now()
         every = STOP_CHECK_EVERY if self.alone_minutes <= 0 else min(STOP_CHECK_EVERY, self.alone_minutes * 6)
         looked = self._verdicts.get(room_id)
         if looked is None or now - looked[0] >= every:
@@ -108,15 +114,13 @@ class BotRunner:
     async def _wait(self, room_id: str, patient: bool, hold: bool = False) -> bool:
         """Wait before a bot acts; False when the room changed during a patient wait (look again)."""
         if not patient and not hold:
-            await asyncio.sleep(self._delay)
+            await self.clock.sleep(self._delay)
             return True
-        try:
-            await asyncio.wait_for(
-                self._changed[room_id].wait(), self._delay * (PATIENCE if patient else TAKEBACK_HOLD)
-            )
-        except TimeoutError:
-            return True
-        return False
+        changed = self._changed[room_id]
+        return not await self.clock.wait(changed, self._delay * (PATIENCE if patient else TAKEBACK_HOLD))
+
+    async def _until_changed(self, room_id: str, seconds: float) -> None:
+        await self.clock.wait(self._changed[room_id], seconds)
 
     def _fallback_kind(self, room_id: str, kind: str) -> str:
         """The game's fallback bot (its descriptor's `fallback_bot`), else `kind` as it was."""
@@ -140,6 +144,9 @@ class BotRunner:
                         return
                     if await self._stopped(room_id):
                         return
+                    if turn.takeback_lapses_in is not None:
+                        await self._until_changed(room_id, max(turn.takeback_lapses_in, 0.0) + LAPSE_MARGIN)
+                        continue
                     if failures >= FALLBACK_AFTER:
                         fallback = await run_in_threadpool(self._fallback_kind, room_id, turn.kind)
                         turn = dataclasses.replace(turn, kind=fallback)
@@ -160,7 +167,7 @@ class BotRunner:
                         declined.add((turn.version, turn.seat))
                         continue
                     failures += 1
-                    await asyncio.sleep(min(self.retry_delay * 2 ** (failures - 1), MAX_RETRY_DELAY))
+                    await self.clock.sleep(min(self.retry_delay * 2 ** (failures - 1), MAX_RETRY_DELAY))
                     continue
                 failures = 0
                 await self._played(room_id, applied)

@@ -32,6 +32,9 @@ class Fanout:
             self.hub.close_room(room_id)
         elif kind == "chat":
             self.hub.send(room_id, {"type": "chat", "message": event["message"]})
+        elif kind == "screens":
+            # Nothing in it but the news: which codes live stays on the server.
+            self.hub.send(room_id, {"type": "screens"})
         elif kind == "state":
             await self.push_state(room_id, event if "version" in event else None)
         else:

@@ -9,6 +9,7 @@ published, whoever made it. (boardgame.io's Master is the model.)
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
@@ -16,7 +17,9 @@ from starlette.concurrency import run_in_threadpool
 
 from app.db import Database
 from app.models import utcnow
+from app.playing.actionlog import WrittenLog
 from app.playing.bots import BotRunner
+from app.playing.commands import Commands
 from app.playing.people import People
 from app.playing.publisher import Publisher
 from app.playing.views import Views
@@ -25,7 +28,7 @@ from app.realtime.presence import TABLE_SCREEN, Presence
 from app.services import rooms, screens, takebacks
 from app.services.botturns import BotTurns, takes_optional_actions
 from app.services.matches import Applied
-from app.services.moves import Closed, Move, Moves
+from app.services.moves import Closed, Move, Moves, Touched
 from app.services.people import Times
 from app.services.seats import Seats
 from engines.core import get_engine
@@ -33,9 +36,14 @@ from engines.core import get_engine
 Starter = int | Literal["random"] | None
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 # Seconds between a socket opening or closing and the room being told: the sockets of a table that
 # open (or close) together are told in one room body rather than one each.
 PRESENCE_WAIT = 0.025
+# Seconds between looks at a pending takeback taken here: at most this late, a takeback that lapsed
+# (its deadline, or everyone it waits for gone) is written down, the table told and the bots woken.
+TAKEBACK_WATCH_EVERY = 1.0
 
 
 class Master:
@@ -59,9 +67,17 @@ class Master:
         self.presence = presence
         self.people_times = times
         self.writer = Writer(moves.apply_moves)
+        # The one door for a change to a room other than a move (app/playing/commands.py).
+        self.commands = Commands(db, publisher)
         self.bots = BotRunner(db, bot_turns, self.writer.submit, self._played, bot_delay)
         # Presence times, clocks, stand-ins, seat requests and chat (app/playing/people.py).
-        self.people = People(db, seats, moves.cache, views, publisher, presence, times, self.wake_bots)
+        self.people = People(
+            db, seats, moves.cache, views, publisher, presence, times, self.wake_bots, self.commands
+        )
+        # A seat a takeback waits for went to a bot: look at the takeback again at once.
+        self.people.reconsider_takeback = self.reconsider_takeback
+        # Rooms whose pending takeback this process looks at until it ends (lapses, or is answered).
+        self._takeback_watches: dict[str, asyncio.Task[None]] = {}
         # Rooms whose presence changed and will be told after PRESENCE_WAIT, and the tellings under way.
         self._presence_due: dict[str, asyncio.TimerHandle] = {}
         self._telling: set[asyncio.Task[None]] = set()
@@ -73,23 +89,19 @@ class Master:
     async def state(self, room_id: str, token: str | None) -> dict[str, Any]:
         return await run_in_threadpool(self.views.state, room_id, token)
 
-    async def log(self, room_id: str, token: str | None) -> dict[str, Any]:
-        return await run_in_threadpool(self.views.log, room_id, token)
+    async def log(self, room_id: str, token: str | None) -> WrittenLog:
+        return await run_in_threadpool(self.views.written_log, room_id, token)
 
     async def seat_of(self, room_id: str, token: str | None) -> int | None:
         return await run_in_threadpool(self.seats.seat_of, room_id, token)
-
-    def _in_transaction(self, work: Callable[..., T], *args: Any) -> T:
-        with self.db.transaction() as session:
-            return work(session, *args)
 
     def _read(self, work: Callable[..., T], *args: Any) -> T:
         with self.db.read() as session:
             return work(session, *args)
 
-    async def _commit(self, work: Callable[..., T], *args: Any) -> T:
-        """Run `work(session, *args)` in one transaction, in a worker thread."""
-        return await run_in_threadpool(self._in_transaction, work, *args)
+    async def _commit(self, room_id: str | None, work: Callable[..., T], *args: Any) -> T:
+        """Run `work(session, *args)` as a change to the room (app/playing/commands.py)."""
+        return await self.commands.run(room_id, work, *args)
 
     # -- use cases that change a room -----------------------------------------
     async def create_room(
@@ -101,15 +113,15 @@ class Master:
         creator: str | None = None,
     ) -> dict[str, Any]:
         # Nobody watches a room that did not exist: nothing to publish.
-        return await self._commit(rooms.create_room, game, name, options, clock, creator)
+        return await self._commit(None, rooms.create_room, game, name, options, clock, creator)
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
-        joined = await self._commit(rooms.join_room, room_id, name)
+        joined = await self._commit(room_id, rooms.join_room, room_id, name)
         await self.room_changed(room_id)
         return joined
 
     async def add_bot(self, room_id: str, token: str | None) -> dict[str, Any]:
-        added = await self._commit(rooms.add_bot, room_id, token)
+        added = await self._commit(room_id, rooms.add_bot, room_id, token)
         await self.room_changed(room_id)
         return added
 
@@ -123,7 +135,7 @@ class Master:
         return await self.room(room_id)
 
     async def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
-        made = await self._commit(rooms.rematch, room_id, token)
+        made = await self._commit(room_id, rooms.rematch, room_id, token)
         if made["created"]:
             await self.room_changed(room_id)
             # The table screen holds no seat: it opened the rematch for nobody in particular.
@@ -133,18 +145,22 @@ class Master:
 
     # -- the table screen (app/services/screens.py) ------------------------------
     async def pair_screen(self, room_id: str) -> dict[str, str]:
-        return await self._commit(screens.pair, room_id)
+        paired = await self._commit(None, screens.pair, room_id)
+        if paired.gave_way:
+            # The screen showing a code that gave way asks for a new one at once.
+            await self.publisher.screens_changed(room_id)
+        return paired.body
 
     async def screen_status(self, room_id: str, token: str | None) -> dict[str, Any]:
         return await run_in_threadpool(self._read, screens.status, room_id, token)
 
     async def mark_screen(self, room_id: str, token: str | None, code: str) -> dict[str, Any]:
-        await self._commit(screens.mark, room_id, token, code)
+        await self._commit(room_id, screens.mark, room_id, token, code)
         await self.room_changed(room_id)
         return await self.room(room_id)
 
     async def unmark_screen(self, room_id: str, token: str | None) -> dict[str, Any]:
-        await self._commit(screens.unmark, room_id, token)
+        await self._commit(room_id, screens.unmark, room_id, token)
         await self.room_changed(room_id)
         return await self.room(room_id)
 
@@ -211,9 +227,18 @@ class Master:
 
     def _tell_presence(self, room_id: str) -> None:
         del self._presence_due[room_id]
-        task = asyncio.create_task(self.room_changed(room_id))
+        task = asyncio.create_task(self._tell_room(room_id))
         self._telling.add(task)
         task.add_done_callback(self._telling.discard)
+
+    async def _tell_room(self, room_id: str) -> None:
+        """Presence changed: the room's revision is bumped first (the body saying so must be newer than
+        any read before the change), then the room is told, even when the bump failed."""
+        try:
+            await self.writer.submit(Touched(room_id))
+        except Exception:
+            log.warning("bumping room %s's revision for a presence change failed", room_id, exc_info=True)
+        await self.room_changed(room_id)
 
     # -- publishing -----------------------------------------------------------
     async def room_changed(self, room_id: str) -> None:
@@ -257,6 +282,7 @@ class Master:
         seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
         connected = await self.presence.connected(room_id)
         done = await self._commit(
+            None,
             takebacks.ask,
             room_id,
             seat,
@@ -271,10 +297,70 @@ class Master:
 
     async def answer_takeback(self, room_id: str, token: str | None, takeback_id: str, approve: bool) -> None:
         seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
-        done = await self._commit(takebacks.answer, room_id, takeback_id, seat, approve, self.moves.cache)
+        connected = await self.presence.known(room_id)
+        done = await self._commit(
+            None,
+            takebacks.answer,
+            room_id,
+            takeback_id,
+            seat,
+            approve,
+            connected,
+            self.people_times,
+            self.moves.cache,
+            self.views.verdicts.deadline,
+        )
         await self._takeback_done(room_id, done)
 
+    async def withdraw_takeback(self, room_id: str, token: str | None, takeback_id: str) -> None:
+        seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
+        done = await self._commit(
+            None, takebacks.withdraw, room_id, takeback_id, seat, self.views.verdicts.deadline
+        )
+        await self._takeback_done(room_id, done)
+
+    async def reconsider_takeback(self, room_id: str) -> bool:
+        """Looks at the room's pending takeback again as the table is now (its deadline passed, someone
+        it waits for is gone or gave their seat to a bot) and tells the table what changed. False once
+        nothing is pending. Read first: most looks change nothing and need no write."""
+        connected = await self.presence.known(room_id)
+        deadline = self.views.verdicts.deadline
+        due = await run_in_threadpool(
+            self._read, takebacks.look, room_id, connected, self.people_times, deadline
+        )
+        if not due:
+            return due is not None
+        done = await self._commit(
+            None, takebacks.reconsider, room_id, connected, self.people_times, self.moves.cache, deadline
+        )
+        if done is None:
+            return True  # settled meanwhile by someone else: the next look finds nothing pending
+        await self._takeback_done(room_id, done)
+        return done.pending
+
+    def _watch_takeback(self, room_id: str) -> None:
+        if room_id not in self._takeback_watches:
+            self._takeback_watches[room_id] = asyncio.create_task(self._watching_takeback(room_id))
+
+    async def _watching_takeback(self, room_id: str) -> None:
+        """Looks at a pending takeback until it ends: a lapse is a matter of time, so no request would
+        otherwise tell the table or wake its bots (readers elsewhere see it lapse by its deadline)."""
+        try:
+            while True:
+                await asyncio.sleep(TAKEBACK_WATCH_EVERY)
+                try:
+                    if not await self.reconsider_takeback(room_id):
+                        return
+                except Exception:
+                    # Keep looking: a lapse not yet written still shows as lapsed in every body.
+                    log.exception("looking at room %s's pending takeback failed", room_id)
+        finally:
+            if self._takeback_watches.get(room_id) is asyncio.current_task():
+                del self._takeback_watches[room_id]
+
     async def _takeback_done(self, room_id: str, done: takebacks.Done) -> None:
+        if done.pending:
+            self._watch_takeback(room_id)
         if done.applied is None:
             # Asked, approved by some, or refused: the state bodies say so (same version), and a bot
             # holding back for it looks again (it waits while one is pending, plays once refused).
@@ -329,5 +415,8 @@ class Master:
             handle.cancel()
         self._presence_due.clear()
         await asyncio.gather(*self._telling, return_exceptions=True)
+        for watch in list(self._takeback_watches.values()):
+            watch.cancel()
+        await asyncio.gather(*self._takeback_watches.values(), return_exceptions=True)
         await self.bots.stop()
         await self.writer.stop()

@@ -6,12 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from starlette.concurrency import run_in_threadpool
-
 from app.db import Database
 from app.playing.people import People
 from app.services import passkeys
-from app.services import people as people_rules
 from app.services.cache import StateCache
 from app.services.passkeys import RelyingParty
 
@@ -24,18 +21,9 @@ class Passkeys:
         self.cache = cache
         self.people = people
 
-    def _in_transaction(
-        self, work: Callable[..., T], *args: Any
-    ) -> tuple[T, list[tuple[str, dict[str, Any]]]]:
-        with self.db.transaction() as session:
-            done = work(session, *args)
-            return done, list(session.info.pop(people_rules.TABLE_LINES, []))
-
     async def _commit(self, work: Callable[..., T], *args: Any) -> T:
-        done, lines = await run_in_threadpool(self._in_transaction, work, *args)
-        for room_id, line in lines:
-            await self.people.publisher.chat(room_id, line)
-        return done
+        # The rooms whose seats a passkey moves are bumped where their seat epochs are (people.bump_epoch).
+        return await self.people.commands.run(None, work, *args)
 
     async def register_options(self, held: list[tuple[str, str]], rp: RelyingParty) -> dict[str, Any]:
         return await self._commit(passkeys.register_options, held, rp)

@@ -4,8 +4,8 @@ the one door out), then wake the bots."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
@@ -13,15 +13,18 @@ from starlette.concurrency import run_in_threadpool
 
 from app.db import Database
 from app.errors import AppError
+from app.playing.commands import Commands
 from app.playing.publisher import Publisher
 from app.playing.views import Views
-from app.ratelimit import Buckets
+from app.ratelimit import Buckets, address_digest, address_key
 from app.realtime.presence import Presence
 from app.services import people
 from app.services.cache import StateCache
 from app.services.seats import Seats
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 # Asking for a seat back: 3 at once, then one every 20 seconds, per address and room.
 ASK_RATE, ASK_BURST = 1 / 20, 3
@@ -40,6 +43,7 @@ class People:
         presence: Presence,
         times: people.Times,
         wake_bots: Callable[[str], None],
+        commands: Commands,
     ) -> None:
         self.db = db
         self.seats = seats
@@ -49,23 +53,16 @@ class People:
         self.presence = presence
         self.times = times
         self.wake_bots = wake_bots
+        self.commands = commands
         self.asking = Buckets(ASK_RATE, ASK_BURST)
         self.chatting = Buckets(CHAT_RATE, CHAT_BURST)
+        # Set by the Master: a pending takeback stops waiting for a seat a bot took (True while one
+        # still waits). Called once the seat change is committed, before the bots wake.
+        self.reconsider_takeback: Callable[[str], Awaitable[bool]] | None = None
 
-    def _in_transaction(
-        self, work: Callable[..., T], *args: Any
-    ) -> tuple[T, list[tuple[str, dict[str, Any]]]]:
-        with self.db.transaction() as session:
-            done = work(session, *args)
-            return done, list(session.info.pop(people.TABLE_LINES, []))
-
-    async def _commit(self, work: Callable[..., T], *args: Any) -> T:
-        """Run `work` in one transaction; then tell each table the lines of its own that it wrote (a
-        seat moved, a player left...), once they are committed."""
-        done, lines = await run_in_threadpool(self._in_transaction, work, *args)
-        for room_id, line in lines:
-            await self.publisher.chat(room_id, line)
-        return done
+    async def _commit(self, room_id: str | None, work: Callable[..., T], *args: Any) -> T:
+        """Run `work(session, *args)` as a change to the room (app/playing/commands.py)."""
+        return await self.commands.run(room_id, work, *args)
 
     async def _presence(self, room_id: str) -> set[int]:
         """Who has a socket open, as needed to call someone gone: unknown presence refuses (503)."""
@@ -87,19 +84,20 @@ class People:
 
     # -- clock -----------------------------------------------------------------
     async def set_clock(self, room_id: str, token: str | None, seconds: int | None) -> dict[str, Any]:
-        await self._commit(people.set_clock, room_id, token, seconds)
+        await self._commit(room_id, people.set_clock, room_id, token, seconds)
         await self.publisher.room_changed(room_id)
         return await self.views.room(room_id)
 
     # -- bots standing in ------------------------------------------------------
     async def stand_in(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
         connected = await self.presence.known(room_id)
-        await self._commit(people.stand_in, room_id, token, seat, self.cache, connected, self.times)
+        await self._commit(room_id, people.stand_in, room_id, token, seat, self.cache, connected, self.times)
+        await self._takeback_after(room_id)
         await self.seats_changed(room_id)
         return await self.views.room(room_id)
 
     async def take_back(self, room_id: str, seat: int) -> bool:
-        taken = await self._commit(people.take_back, room_id, seat)
+        taken = await self._commit(room_id, people.take_back, room_id, seat)
         if taken:
             await self.seats_changed(room_id)
         return taken
@@ -114,22 +112,36 @@ class People:
         return await self.views.room(room_id)
 
     async def leave(self, room_id: str, token: str | None) -> dict[str, Any]:
-        seat = await self._commit(people.leave, room_id, token, self.cache)
+        seat = await self._commit(room_id, people.leave, room_id, token, self.cache)
+        await self._takeback_after(room_id)
         await self.seats_changed(room_id, revoked=seat)
         return await self.views.room(room_id)
 
     async def remove(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
         connected = await self._presence(room_id)
-        await self._commit(people.remove, room_id, token, seat, connected, self.times, self.cache)
+        await self._commit(room_id, people.remove, room_id, token, seat, connected, self.times, self.cache)
+        await self._takeback_after(room_id)
         await self.seats_changed(room_id, revoked=seat)
         return await self.views.room(room_id)
 
+    async def _takeback_after(self, room_id: str) -> None:
+        """A bot took a seat: a takeback waiting for it must not hold the table up. A failure here is
+        logged, not raised: the seat change is done, and the takeback still lapses by its deadline."""
+        if self.reconsider_takeback is None:
+            return
+        try:
+            await self.reconsider_takeback(room_id)
+        except Exception:
+            log.exception("looking again at room %s's takeback after a seat change failed", room_id)
+
     # -- moving a seat to another device ------------------------------------------
     async def ask(self, room_id: str, seat: int, client: str) -> dict[str, Any]:
-        if not self.asking.allow(f"{client}:{room_id}"):
+        # Counted as the rate limiter counts clients: an IPv6 client by its /64, or one host would
+        # be billions of askers.
+        if not self.asking.allow(f"{address_key(client)}:{room_id}"):
             raise AppError("rate_limited", "too many seat requests; wait a minute and retry", retry_after=20)
-        asker = hashlib.sha256(client.encode()).hexdigest()
-        asked = await self._commit(people.ask_for_seat, room_id, seat, self.times, asker)
+        asker = address_digest(client)
+        asked = await self._commit(room_id, people.ask_for_seat, room_id, seat, self.times, asker)
         await self.publisher.room_changed(room_id)
         self.publisher.note(room_id, {"kind": "asked", "seat": seat})
         return asked
@@ -144,6 +156,7 @@ class People:
         # anyone else's answer is refused with 503 (people.consent needs to know who is gone).
         connected = await self.presence.known(room_id)
         answered = await self._commit(
+            room_id,
             people.answer_request,
             room_id,
             token,
@@ -157,23 +170,30 @@ class People:
             await self.seats_changed(room_id, revoked=answered.seat)
         else:
             await self.seats_changed(room_id)
+        await self._followed(answered.followed)
         return answered.body
+
+    async def _followed(self, followed: tuple[tuple[str, int], ...]) -> None:
+        """Rematch seats that followed a seat move (people.follow_to_rematches): their old token is
+        revoked there too."""
+        for rematch_id, seat in followed:
+            await self.seats_changed(rematch_id, revoked=seat)
 
     async def holder_back(self, room_id: str, seat: int) -> None:
         """The holder acted or connected: a move of their seat in its refusal window lapses. Looked
         for first by a read (there rarely is one), so a connecting socket takes no write lock."""
         waiting = await run_in_threadpool(self._read, lambda s: seat in people.waiting_seats(s, room_id))
-        if waiting and await self._commit(people.holder_back, room_id, seat, self.cache):
+        if waiting and await self._commit(room_id, people.holder_back, room_id, seat, self.cache):
             await self.seats_changed(room_id)
 
     async def carry_out_due(self) -> None:
         """Hand over the seats whose refusal window is over (any process may; one does each)."""
         due = await run_in_threadpool(self._read, people.due_handovers)
         for request_id in due:
-            done = await self._commit(people.carry_out, request_id, self.cache)
+            done = await self._commit(None, people.carry_out, request_id, self.cache)
             if done is not None:
-                room_id, seat = done
-                await self.seats_changed(room_id, revoked=seat)
+                await self.seats_changed(done.room_id, revoked=done.seat)
+                await self._followed(done.followed)
 
     async def seat_check(self, room_id: str, token: str | None) -> dict[str, Any]:
         return await run_in_threadpool(
@@ -187,7 +207,7 @@ class People:
         key = f"{room_id}:{token or client}"
         if not self.chatting.allow(key):
             raise AppError("rate_limited", "you are writing too fast; wait a moment")
-        message = await self._commit(people.say, room_id, token, text, name, self.cache)
+        message = await self._commit(None, people.say, room_id, token, text, name, self.cache)
         await self.publisher.chat(room_id, message)
         return message
 
@@ -195,6 +215,6 @@ class People:
         return await run_in_threadpool(self._read, lambda session: people.chat_log(session, room_id))
 
     async def set_chat_spectators(self, room_id: str, token: str | None, allowed: bool) -> dict[str, Any]:
-        await self._commit(people.set_chat_spectators, room_id, token, allowed)
+        await self._commit(room_id, people.set_chat_spectators, room_id, token, allowed)
         await self.publisher.room_changed(room_id)
         return await self.views.room(room_id)

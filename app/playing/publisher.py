@@ -8,7 +8,9 @@ Every process hears every event (app/realtime/broker.py) and turns it into what 
 - "seats": who plays a seat, or with which token, changed: forget what is remembered of the room's
   seats (`revoked`: the seat whose old token stopped working), then the room body;
 - "gone": the room was deleted (app/retention.py, which publishes it): forget it, close its sockets;
-- "chat": a chat line, or a line of the table's own.
+- "chat": a chat line, or a line of the table's own;
+- "screens": table-screen pairing codes gave way (app/services/screens.py): each screen of the room
+  asks whether its own code is still good.
 Besides the broker, this process's listeners hear each event (the alerts, app/alerts/dispatch.py), and
 `note` tells them alone what no socket needs ("asked": someone asked for a seat; "rematch").
 """
@@ -80,3 +82,6 @@ class Publisher:
 
     async def chat(self, room_id: str, message: dict[str, Any]) -> None:
         await self.publish(room_id, {"kind": "chat", "message": message})
+
+    async def screens_changed(self, room_id: str) -> None:
+        await self.publish(room_id, {"kind": "screens"})

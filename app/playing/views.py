@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.db import Database
 from app.models import ActionRow, Match, Room
+from app.playing.actionlog import ActionLogs, WrittenLog, logged_action
 from app.realtime.presence import TABLE_SCREEN, Presence
 from app.realtime.split import Own, Split
 from app.services import lookup, matches, pause, people, rooms, screens, takebacks
@@ -21,6 +22,10 @@ from engines.core import Engine, get_engine, json_copy
 from engines.core.takeback import Position, taken_back
 
 Body = dict[str, Any]
+
+# Reads of a room body while presence keeps changing under it, before the last one is sent as it is
+# (a later change sends a body of its own).
+PRESENCE_READS = 3
 
 
 def state_bodies(
@@ -190,6 +195,10 @@ def room_body(
             for s in seats
         ],
         "version": match.version if match is not None else 0,
+        # Grows with every change of this body (CONTRACT.md "Rooms"): the room's own changes plus its
+        # match's moves. The room row is read before anything else here, so the body shows at least
+        # every change up to its revision.
+        "revision": room.revision + (match.version if match is not None else 0),
         "scorepad": scorepad or {"rounds": [], "totals": []},
         "rematch": room.rematch_id,
         "clock": room.clock,
@@ -208,6 +217,9 @@ def room_body(
 
 
 def log_body(session: Session, room_id: str, viewer: int | None) -> Body:
+    """The log as one dict, built from every entry on each call. The route sends the kept bytes
+    instead (`Views.written_log`, app/playing/actionlog.py); this stays as the plain reference they
+    must equal, for the tests and bench.log."""
     match = matches.current_match(session, room_id)
     if match is None:
         return {"seed_commitment": None, "entries": []}
@@ -220,9 +232,7 @@ def log_body(session: Session, room_id: str, viewer: int | None) -> Body:
             {
                 "seq": row.seq,
                 "seat": row.seat,
-                "action": row.action
-                if finished or taken_back(row.action) is not None
-                else engine.public_action(row.action, row.seat, viewer),
+                "action": logged_action(engine, row.action, row.seat, viewer, finished),
                 "at": row.created_at.isoformat(),
             }
             for row in rows
@@ -246,10 +256,21 @@ class Views:
         self.times = times
         # Whether each move may be taken back, decided once per move in this process.
         self.verdicts = takebacks.Verdicts()
+        # Log bodies per match and reader, grown as matches move (GET /log).
+        self.logs = ActionLogs()
 
     async def room(self, room_id: str) -> Body:
+        """The room body as it is now. Presence is read again after the database: a presence change
+        bumps the revision after it happened (app/playing/master.py), so a body whose revision counts
+        that bump must show it; read between the two, it is built again."""
         connected = await self.presence.connected(room_id)
-        return await run_in_threadpool(self.room_with, room_id, connected)
+        for _ in range(PRESENCE_READS):
+            body = await run_in_threadpool(self.room_with, room_id, connected)
+            now = await self.presence.connected(room_id)
+            if now == connected:
+                break
+            connected = now
+        return body
 
     def room_with(self, room_id: str, connected: set[int]) -> Body:
         """The room body; `connected`: the seats with a live socket, as presence knows them."""
@@ -325,3 +346,9 @@ class Views:
         seat = self.seats.seat_of(room_id, token)
         with self.db.read() as session:
             return log_body(session, room_id, seat)
+
+    def written_log(self, room_id: str, token: str | None) -> WrittenLog:
+        """The log as the token's holder may read it, as the bytes GET /log sends."""
+        seat = self.seats.seat_of(room_id, token)
+        with self.db.read() as session:
+            return self.logs.written(session, room_id, seat)

@@ -23,13 +23,13 @@ from collections.abc import Callable
 from typing import overload
 
 from app.services.matches import Applied
-from app.services.moves import Closed, Move
+from app.services.moves import Closed, Move, Touched
 
 # The most moves one transaction holds.
 MAX_BATCH = 256
 
-Item = Move | Closed
-# A Move is answered with what it did (or what refused it), a Closed with None.
+Item = Move | Closed | Touched
+# A Move is answered with what it did (or what refused it), a mark (Closed, Touched) with None.
 Outcome = Applied | None
 Batch = Callable[[list[Item]], list[Outcome | Exception]]
 
@@ -68,7 +68,7 @@ class Writer:
     async def submit(self, item: Move) -> Applied: ...
 
     @overload
-    async def submit(self, item: Closed) -> None: ...
+    async def submit(self, item: Closed | Touched) -> None: ...
 
     async def submit(self, item: Item) -> Outcome:
         """Apply a move (or write a closed socket's mark); returns once it is committed (raises what

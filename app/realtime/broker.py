@@ -21,8 +21,11 @@ Resync = Callable[[], Awaitable[None]]
 """Called when events may have been missed: every room this process serves must be brought up to date."""
 
 # Waits between attempts to win back a lost Redis connection: doubling from the first to the last.
+# The last is short: the other processes' changes reach this one's sockets only once it is back (a
+# resync), so it must notice Redis's return within a second; an attempt on a Redis that is away costs
+# one refused connection.
 RECONNECT_FIRST = 0.1
-RECONNECT_MAX = 5.0
+RECONNECT_MAX = 0.5
 
 CHANNEL_PREFIX = "motable:room:"
 # Seconds a publish may take before Redis counts as away.
@@ -60,7 +63,8 @@ class RedisBroker:
     event through Redis. Events leave in the order they were published, in batches: one pipeline
     (one round trip) carries every event queued while the previous batch was on its way."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self._sleep = sleep
         self._redis = aioredis.from_url(url)
         # Publishing has a client of its own with timeouts: a Redis that hangs must not hold up a move.
         self._publisher = aioredis.from_url(
@@ -89,6 +93,7 @@ class RedisBroker:
                     # Reconnects and resubscribes (redis-py replays the subscriptions on connect) before
                     # the rooms are refreshed, so no event falls between the refresh and the listening.
                     await self._pubsub.ping()
+                    log.info("the Redis subscription is back; bringing every room up to date")
                     await resync()
                     lost, wait = False, RECONNECT_FIRST
                 await self._relay(handler)
@@ -96,9 +101,12 @@ class RedisBroker:
             except aioredis.RedisError:
                 # Once redis-py's own retries are spent the error lands here; ending the task would end
                 # this process's fan-out for good, and the events missed meanwhile are gone.
-                log.exception("lost the Redis subscription; reconnecting in %.1fs", wait)
+                if not lost:
+                    log.exception(
+                        "lost the Redis subscription; trying again every %.1fs at most", RECONNECT_MAX
+                    )
                 lost = True
-                await asyncio.sleep(wait)
+                await self._sleep(wait)
                 wait = min(wait * 2, RECONNECT_MAX)
 
     async def _relay(self, handler: Handler) -> None:

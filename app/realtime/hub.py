@@ -24,8 +24,17 @@ MAX_BACKLOG = 256
 
 log = logging.getLogger(__name__)
 
+# Seconds before a push whose bodies could not be read (the database hiccuped) is tried again, by
+# failures in a row; the last wait repeats while the room has sockets here.
+RETRY_WAITS = (0.1, 0.5, 1.0, 2.0, 5.0)
+
 CLOSE: Message = {"type": "close"}
 """Queued in place of the backlog of a socket that fell too far behind: the sender closes it."""
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a push tried again failed", exc_info=task.exception())
 
 
 def _parts(built: dict[int | None, Message] | Split, seat: int | None) -> tuple[Message, Own]:
@@ -70,7 +79,11 @@ class Connection:
 
 
 class Hub:
-    def __init__(self) -> None:
+    def __init__(self, retry_waits: tuple[float, ...] = RETRY_WAITS) -> None:
+        self.retry_waits = retry_waits
+        # Pushes that failed and wait to be tried again, and how many times in a row each failed.
+        self._retrying: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._failures: dict[tuple[str, str], int] = {}
         self._rooms: dict[str, set[Connection]] = {}
         # Per room, so the bodies a socket is sent always advance in version order.
         self._locks: dict[str, asyncio.Lock] = {}
@@ -150,17 +163,18 @@ class Hub:
 
     async def push_room(self, room_id: str, room_body: RoomBody) -> None:
         """Send the room body. Changes that come while a body is being read and sent (four players
-        connecting at once) are answered together by one more read, begun after the last of them."""
+        connecting at once) are answered together by one more read, begun after the last of them. A
+        read that fails is tried again a moment later, in the background: no change is dropped."""
+        self._room_again.add(room_id)
         if room_id in self._room_busy:
-            self._room_again.add(room_id)
             return
         self._room_busy.add(room_id)
         try:
-            while True:
+            while room_id in self._room_again:
                 self._room_again.discard(room_id)
                 try:
                     # Under the room lock: two bodies read concurrently could otherwise go out newest
-                    # first, and the client would keep the older one (a seat shown gone, a stale status).
+                    # first (the client would keep the older one if bodies had no revision).
                     async with self._lock(room_id):
                         if not self._rooms.get(room_id):
                             return
@@ -168,25 +182,57 @@ class Hub:
                         for conn in list(self._rooms.get(room_id, ())):
                             conn.send({"type": "room", "room": room})
                 except Exception:
-                    # A change that came meanwhile was left to this call: it is still answered.
-                    if room_id not in self._room_again:
-                        raise
-                    log.exception("reading room %s's body failed; read again for a later change", room_id)
-                    continue
-                if room_id not in self._room_again:
+                    log.exception("reading room %s's body failed; reading it again shortly", room_id)
+                    self._room_again.add(room_id)
+                    self._later(("room", room_id), lambda: self.push_room(room_id, room_body))
                     return
+                self._failures.pop(("room", room_id), None)
         finally:
             self._room_busy.discard(room_id)
-            self._room_again.discard(room_id)
+
+    def _later(self, key: tuple[str, str], retry: Callable[[], Awaitable[None]]) -> None:
+        """Try a failed push again after a wait that grows with each failure in a row, while the room
+        has sockets here (one retry at a time per push kind and room)."""
+        if key in self._retrying:
+            return
+        failures = self._failures[key] = self._failures.get(key, 0) + 1
+        wait = self.retry_waits[min(failures, len(self.retry_waits)) - 1]
+
+        async def again() -> None:
+            await asyncio.sleep(wait)
+            self._retrying.pop(key, None)
+            if self._rooms.get(key[1]):
+                await retry()
+            else:
+                self._failures.pop(key, None)
+
+        task = asyncio.create_task(again())
+        self._retrying[key] = task
+        task.add_done_callback(_log_failure)
+
+    async def stop(self) -> None:
+        """Cancel the retries still waiting (the server is stopping)."""
+        tasks = list(self._retrying.values())
+        self._retrying.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def push_state(self, room_id: str, bodies: Bodies) -> None:
         """Send each socket the patch from the last body it has to its seat's new one. What the
-        sockets share is diffed and encoded once per previous public body (app/realtime/split.py)."""
+        sockets share is diffed and encoded once per previous public body (app/realtime/split.py).
+        Bodies that cannot be read are tried again a moment later, in the background."""
         async with self._lock(room_id):
             conns = list(self._rooms.get(room_id, ()))
             if not conns:
                 return
-            built = await bodies({c.seat for c in conns})
+            try:
+                built = await bodies({c.seat for c in conns})
+            except Exception:
+                log.exception("reading room %s's state bodies failed; reading them again shortly", room_id)
+                self._later(("state", room_id), lambda: self.push_state(room_id, bodies))
+                return
+            self._failures.pop(("state", room_id), None)
             shared: dict[int, SharedOps] = {}
             # Sockets of one seat that were sent the same body get the same frame: built once.
             frames: dict[tuple[int | None, int, int], str | None] = {}

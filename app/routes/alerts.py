@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.alerts import gates
 from app.deps import RuntimeDep, TokenDep
+from app.ratelimit import address_key, client_address
 from app.routes.pages import templates
 from app.runtime import Runtime
 from app.services.auth import player_seat
@@ -99,8 +100,14 @@ async def set_alert_settings(
 
 
 @router.post("/api/rooms/{room_id}/email", status_code=201)
-async def add_email(room_id: str, body: AddEmail, runtime: RuntimeDep, token: TokenDep) -> dict[str, Any]:
-    return await runtime.mail.add(room_id, token, body.email)
+async def add_email(
+    room_id: str, body: AddEmail, request: Request, runtime: RuntimeDep, token: TokenDep
+) -> dict[str, Any]:
+    # Charged to the client as the rate limiter counts it, in its buckets (shared through Redis).
+    client = address_key(client_address(request.scope))
+    return await runtime.mail.add(
+        room_id, token, body.email, client=client, buckets=request.app.state.buckets
+    )
 
 
 @router.delete("/api/rooms/{room_id}/email", status_code=204)

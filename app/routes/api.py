@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request, Response
 from app.deps import MasterDep, TokenDep
 from app.playing.views import applied_body
 from app.ratelimit import address_digest, client_address, spend
+from app.routes.replay import GZIP_TAG_SUFFIX, accepts_gzip, matches_etag
 from app.schemas import AddBot, CreateRoom, JoinRoom, PostAction, StartRoom
 from app.urls import join_url
 from engines.core import game_ids, get_engine
@@ -90,6 +91,22 @@ async def post_action(room_id: str, body: PostAction, master: MasterDep, token: 
     return applied_body(applied, master.views.verdicts)
 
 
-@router.get("/api/rooms/{room_id}/log")
-async def get_log(room_id: str, master: MasterDep, token: TokenDep) -> dict[str, Any]:
-    return await master.log(room_id, token)
+@router.get(
+    "/api/rooms/{room_id}/log",
+    response_model=dict[str, Any],
+    responses={304: {"description": "The client's copy (If-None-Match) is current."}},
+)
+async def get_log(request: Request, room_id: str, master: MasterDep, token: TokenDep) -> Response:
+    """The body kept for this match, version and viewer (app/playing/actionlog.py), sent as it is kept:
+    gzip-compressed already to a client that accepts it, so the GZip middleware leaves it alone."""
+    written = await master.log(room_id, token)
+    gzip = accepts_gzip(request.headers.get("accept-encoding"))
+    # The log grows with every move: a client may keep it, but asks each time whether it is current.
+    headers = {"Cache-Control": "no-cache", "ETag": f'"{written.etag}{GZIP_TAG_SUFFIX if gzip else ""}"'}
+    if matches_etag(request.headers.get("if-none-match"), written.etag):
+        return Response(status_code=304, headers={**headers, "Vary": "Accept-Encoding"})
+    if gzip:
+        headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        return Response(written.gzipped, media_type="application/json", headers=headers)
+    # No Vary here: the GZip middleware adds it to every plain answer it might have compressed.
+    return Response(written.body, media_type="application/json", headers=headers)

@@ -1,5 +1,6 @@
-"""The takeback endpoints (docs/playing.md, "Takeback"): ask to take back your last action, and answer
-another seat's asking. They only parse, call the playing layer and shape the answer."""
+"""The takeback endpoints (docs/playing.md, "Takeback"): ask to take back your last action, withdraw
+the asking, and answer another seat's asking. They only parse, call the playing layer and shape the
+answer."""
 
 from __future__ import annotations
 
@@ -39,3 +40,11 @@ async def refuse_takeback(
 ) -> dict[str, Any]:
     await master.answer_takeback(room_id, token, takeback_id, False)
     return {"takeback_id": takeback_id, "approved": False}
+
+
+@router.post("/api/rooms/{room_id}/takeback/{takeback_id}/withdraw")
+async def withdraw_takeback(
+    room_id: str, takeback_id: TakebackId, master: MasterDep, token: TokenDep
+) -> dict[str, Any]:
+    await master.withdraw_takeback(room_id, token, takeback_id)
+    return {"takeback_id": takeback_id, "withdrawn": True}

@@ -58,6 +58,9 @@ class BotTurn:
     # Wait a little before acting: the person who just moved may still ask to take it back (the
     # bot's move would end that chance; docs/playing.md, "Takeback").
     hold: bool = False
+    # Not yet: a takeback is being answered (the bot's move would cancel it). Look again after this
+    # many seconds, when it lapses, or sooner when the room changes.
+    takeback_lapses_in: float | None = None
 
 
 class BotTurns:
@@ -96,9 +99,11 @@ class BotTurns:
             state = matches.load_state(session, match, self.cache)
             version, seed, players = match.version, match.seed, match.players
             asked = takebacks.asked_at(session, match)
-        if asked == "pending":
-            # The table is answering a takeback: no bot acts until it is settled (it would cancel it).
-            return None
+            deadline = self.verdicts.deadline
+            # The table is answering a takeback: no bot acts until it is settled or lapses (a move
+            # would cancel it); a bot due meanwhile is told when to look again.
+            pending = asked is not None and deadline.status(asked) == "pending"
+            lapses_in = deadline.left(asked) if asked is not None and pending else None
         verdict = self.verdicts.get(match.id, version)
         hold = asked is None and verdict is not None and verdict[0] is None
         engine = get_engine(facts.game)
@@ -107,7 +112,7 @@ class BotTurns:
             return None
         bots = get_bots(facts.game)
         for seat in sorted(facts.bots):
-            if seat in acting or (version, seat) in declined:
+            if seat in acting or (version, seat) in declined or lapses_in is not None:
                 continue
             kind = facts.bots[seat]
             if not takes_optional_actions(facts.game, kind) or not engine.legal_actions(state, seat):
@@ -122,7 +127,15 @@ class BotTurns:
             # A decision the game wants from a person (a Mokuru witness of a person's try) is
             # not the bot's while a person can take it.
             if seat in acting and not engine.bot_leaves_to_people(state, seat, frozenset(people)):
-                return BotTurn(room_id, version, seat, facts.bots[seat], patient=patient, hold=hold)
+                return BotTurn(
+                    room_id,
+                    version,
+                    seat,
+                    facts.bots[seat],
+                    patient=patient,
+                    hold=hold,
+                    takeback_lapses_in=lapses_in,
+                )
         return None
 
     def choose_bot(self, turn: BotTurn) -> Move:

@@ -35,7 +35,15 @@ class Closed:
     at: datetime
 
 
-# What a batch answers each item: a move's outcome (or what refused it); None for a Closed.
+@dataclass(frozen=True)
+class Touched:
+    """Who is at the room's table changed (a socket opened or closed): its revision is bumped, in the
+    group commit's next batch, so the room body that says so is newer than any read before it."""
+
+    room_id: str
+
+
+# What a batch answers each item: a move's outcome (or what refused it); None for a mark.
 Result = matches.Applied | Exception | None
 
 
@@ -59,6 +67,7 @@ class Moves:
     ) -> None:
         """Deal the room's match (the host only); its first state is kept in memory."""
         with self.db.transaction() as session:
+            rooms.touch(session, room_id)
             match_id, state = rooms.start_room(
                 session, room_id, token, starter, self._next_test_seed(), one_device=one_device
             )
@@ -70,23 +79,28 @@ class Moves:
         with self._test_seeds_lock:
             return next(self._test_seeds)
 
-    def apply_moves(self, items: Sequence[Move | Closed]) -> list[Result]:
+    def apply_moves(self, items: Sequence[Move | Closed | Touched]) -> list[Result]:
         """Apply every move in one transaction and one commit (group commit), in order; each move
-        succeeds or fails on its own (a refused one writes nothing). The batch's closed sockets are
-        then marked together in a transaction of their own (None each, or what failed it): never in
-        the moves' one, which holds match rows, so it takes no seat row besides and cannot fail with
-        it. Returns once committed."""
+        succeeds or fails on its own (a refused one writes nothing). The batch's marks (closed
+        sockets, rooms touched) are then written together in a transaction of their own (None each,
+        or what failed it): never in the moves' one, which holds match rows, so it takes no room or
+        seat row besides and cannot fail with it. Returns once committed."""
         results: list[Result] = [None] * len(items)
         moves = [(i, item) for i, item in enumerate(items) if isinstance(item, Move)]
         if moves:
             self._apply(moves, results)
-        closed = [(i, item) for i, item in enumerate(items) if isinstance(item, Closed)]
-        if closed:
+        marks = [(i, item) for i, item in enumerate(items) if not isinstance(item, Move)]
+        if marks:
             try:
                 with self.db.transaction() as session:
-                    people.seen(session, [(c.room_id, c.seat, c.at) for _, c in closed])
+                    # Rooms in one order: two processes' batches never wait on each other's rows.
+                    for room_id in sorted({m.room_id for _, m in marks if isinstance(m, Touched)}):
+                        rooms.touch(session, room_id)
+                    closed = [(m.room_id, m.seat, m.at) for _, m in marks if isinstance(m, Closed)]
+                    if closed:
+                        people.seen(session, closed)
             except Exception as error:
-                for i, _ in closed:
+                for i, _ in marks:
                     results[i] = error
         return results
 

@@ -314,6 +314,10 @@ def login(
             session.add(
                 SeatMove(room_id=room.id, seat=seat.seat, old_token_hash=seat.token_hash, reason="moved")
             )
+            # A rematch's seat still waiting under the old token follows, as with any other seat move.
+            signed_in.revoked.extend(
+                people.follow_to_rematches(session, room, seat.token_hash, hash_token(fresh))
+            )
             seat.token_hash = hash_token(fresh)
             seat.last_seen = utcnow()
             link.sealed_token = seal(user_handle, link.room_id, link.seat, fresh)

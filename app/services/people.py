@@ -6,6 +6,7 @@ known just now (Redis unreachable): then nothing that needs someone to be gone i
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,12 +27,17 @@ from app.services.matches import current_match, load_state
 from app.services.rooms import check_clock, default_bot_kind
 from engines.core import get_engine
 
-# Chat messages kept and served per room (older ones are still stored).
+# Chat messages people wrote, and lines of the table's own, served per room: each count apart, so
+# one kind never pushes the other out (older ones are still stored).
 CHAT_KEPT = 100
-# Pending seat requests one asking address may hold in a room at once, and a room in all (more:
-# rate_limited). A refused or lapsed request frees its place at once.
+TABLE_LINES_KEPT = 100
+# Open seat requests one asking address (an IPv6 client: its /64) may hold in a room at once, and how
+# many addresses a room takes requests from at once (more: rate_limited). A room's places are counted
+# in addresses, not requests: a dozen addresses asking twice each leave the room open to the next
+# ones (issue 32 found 12 addresses filling 20 places counted in requests). A refused or lapsed
+# request frees its place at once.
 MAX_PENDING_PER_ASKER = 2
-MAX_PENDING_REQUESTS = 20
+MAX_ASKING_ADDRESSES = 20
 # With only one other person at the table, that person alone may approve moving a gone holder's seat
 # once the holder has been gone this long (a day).
 LONE_APPROVER_AFTER = 24 * 3600.0
@@ -139,8 +145,10 @@ def gone_for(session: Session, match: Match | None, target: Seat, connected: set
 
 def bump_epoch(room: Room) -> None:
     """Who plays a seat, or with which token, changed: processes that cached the room's seats see the
-    new epoch within seconds and forget them (app/playing/seatwatch.py)."""
+    new epoch within seconds and forget them (app/playing/seatwatch.py). The room body changed too
+    (its revision: app/playing/commands.py), whichever command did it."""
     room.seat_epoch = (room.seat_epoch or 0) + 1
+    room.revision = (room.revision or 0) + 1
 
 
 # Where a transaction keeps the table lines it wrote, as (room id, message body), for the playing
@@ -355,7 +363,8 @@ def ask_for_seat(
     session: Session, room_id: str, seat: int, times: Times, asker: str | None = None
 ) -> dict[str, Any]:
     """Anyone may ask for a seat: they get a token that works only once the request is carried out.
-    `asker`: a digest of the asking address, which holds at most MAX_PENDING_PER_ASKER places."""
+    `asker`: a digest of the asking address (app/ratelimit.py `address_digest`), which holds at most
+    MAX_PENDING_PER_ASKER places; a room takes requests from MAX_ASKING_ADDRESSES addresses at once."""
     room = find_room(session, room_id, lock=True)
     target = seat_row(session, room_id, seat)
     if target.bot:
@@ -368,15 +377,20 @@ def ask_for_seat(
             open_request.status = "expired"  # written down here, under the room lock
         else:
             open_requests.append(open_request)
-    if asker is not None and sum(r.asker == asker for r in open_requests) >= MAX_PENDING_PER_ASKER:
+    mine = [r for r in open_requests if asker is not None and r.asker == asker]
+    if len(mine) >= MAX_PENDING_PER_ASKER:
         raise AppError(
             "rate_limited",
             "you have asked for seats in this room already; wait for an answer (or for the request to lapse)",
-            retry_after=int(times.request_lifetime),
+            retry_after=_first_lapse(mine, times),
         )
-    if len(open_requests) >= MAX_PENDING_REQUESTS:
+    # A request from before addresses were kept counts as an address of its own.
+    askers = {r.asker or r.id for r in open_requests}
+    if not mine and len(askers) >= MAX_ASKING_ADDRESSES:
         raise AppError(
-            "rate_limited", "this room has too many open seat requests; try again later", retry_after=60
+            "rate_limited",
+            "this room has too many open seat requests; try again later",
+            retry_after=_first_lapse(open_requests, times),
         )
     token = new_token()
     request = SeatRequest(
@@ -389,6 +403,14 @@ def ask_for_seat(
 
 def _expiry(request: SeatRequest, times: Times) -> datetime:
     return aware(request.created_at) + timedelta(seconds=times.request_lifetime)
+
+
+def _first_lapse(requests: list[SeatRequest], times: Times) -> int:
+    """Whole seconds (at least 1) until the first of these pending requests lapses and frees its
+    place; a waiting one holds its place until carried out, within the refusal window."""
+    now = utcnow()
+    ends = [_expiry(r, times) if r.status == "pending" else aware(r.effective_at or now) for r in requests]
+    return max(1, math.ceil((min(ends) - now).total_seconds())) if ends else 1
 
 
 def _status(request: SeatRequest, times: Times) -> str:
@@ -480,12 +502,16 @@ def open_requests(
     """The room body's requests: pending and waiting ones, with who may answer each now."""
     rows = session.scalars(_OPEN_REQUESTS, {"room_id": room.id})
     listed = []
+    # The rule depends on the seat asked for alone: read once per seat, however many ask for it.
+    rules: dict[int, Consent] = {}
     for r in rows:
         status = _status(r, times)
         if status not in OPEN:
             continue
         target = seat_row(session, room.id, r.seat)
-        rule = consent(session, room, match, target, connected, times)
+        if r.seat not in rules:
+            rules[r.seat] = consent(session, room, match, target, connected, times)
+        rule = rules[r.seat]
         answerable = {target.seat} | (set(rule.approvers) - set(r.approvals or []))
         if status == "waiting":
             answerable = {target.seat} | set(rule.approvers)  # each may still refuse
@@ -514,12 +540,14 @@ def _minutes(seconds: float) -> str:
 
 @dataclass(frozen=True)
 class Answered:
-    """What answering did: the request's body, and whether the seat's token changed now."""
+    """What answering did: the request's body, and whether the seat's token changed now (and which
+    seats of rematches followed it: `follow_to_rematches`)."""
 
     body: dict[str, Any]
     seat: int
     handed_over: bool
     changed: bool
+    followed: tuple[tuple[str, int], ...] = ()
 
 
 def answer_request(
@@ -553,8 +581,8 @@ def answer_request(
             request.status = "refused"
             table_line(session, room_id, f"{target.name} refused to move their seat to another device", cache)
             return Answered(_request_body(request, times), request.seat, False, True)
-        _hand_over(session, room, request, target, caller, cache)
-        return Answered(_request_body(request, times), request.seat, True, True)
+        followed = _hand_over(session, room, request, target, caller, cache)
+        return Answered(_request_body(request, times), request.seat, True, True, followed)
     match = current_match(session, room_id)
     rule = consent(session, room, match, target, connected, times)
     if caller not in rule.approvers:
@@ -573,8 +601,8 @@ def answer_request(
         return Answered(_request_body(request, times), request.seat, False, True)
     request.approved_by = caller
     if times.refusal_seconds <= 0:
-        _hand_over(session, room, request, target, caller, cache)
-        return Answered(_request_body(request, times), request.seat, True, True)
+        followed = _hand_over(session, room, request, target, caller, cache)
+        return Answered(_request_body(request, times), request.seat, True, True, followed)
     request.status = "waiting"
     request.effective_at = utcnow() + timedelta(seconds=times.refusal_seconds)
     names = ", ".join(seat_row(session, room_id, s).name for s in request.approvals)
@@ -591,9 +619,12 @@ def answer_request(
 
 def _hand_over(
     session: Session, room: Room, request: SeatRequest, target: Seat, approver: int, cache: StateCache | None
-) -> None:
-    """The asker's token becomes the seat's; the old one stops working (a seat move records why)."""
+) -> tuple[tuple[str, int], ...]:
+    """The asker's token becomes the seat's; the old one stops working (a seat move records why), in
+    the rematches too (`follow_to_rematches`, whose answer it returns)."""
+    followed: tuple[tuple[str, int], ...] = ()
     if target.token_hash is not None:
+        followed = follow_to_rematches(session, room, target.token_hash, request.token_hash)
         session.add(
             SeatMove(
                 room_id=room.id,
@@ -627,6 +658,44 @@ def _hand_over(
         )
     table_line(session, room.id, line, cache)
     bump_epoch(room)
+    return followed
+
+
+# How far down a chain of rematches a seat move is followed (each one a room opened from the last).
+REMATCH_CHAIN = 20
+
+
+def follow_to_rematches(
+    session: Session, room: Room, old_hash: str, new_hash: str
+) -> tuple[tuple[str, int], ...]:
+    """A seat of `room` moved from the token hashed `old_hash` to `new_hash`. A rematch opened by the
+    table screen keeps its host's seat waiting under the host's token hash of the finished room
+    (app/services/rooms.py `rematch`): that waiting seat follows the move, in the rematch and in any
+    rematch of it, so the new token holds it and the old one nothing there either. (A seat that leaves
+    or is removed needs nothing: that happens only in a match in play, which has no rematch yet.)
+    Returns (room id, seat) of each rematch seat that followed."""
+    followed: list[tuple[str, int]] = []
+    seen = {room.id}
+    rematch_id = room.rematch_id
+    while rematch_id is not None and rematch_id not in seen and len(seen) <= REMATCH_CHAIN:
+        seen.add(rematch_id)
+        rematch = session.scalars(select(Room).where(Room.id == rematch_id).with_for_update()).one_or_none()
+        if rematch is None:
+            break  # deleted (app/retention.py): nothing further down to follow
+        waiting = session.scalars(
+            select(Seat).where(Seat.room_id == rematch.id, Seat.token_hash == old_hash)
+        ).one_or_none()
+        if waiting is not None:
+            # The old token's seat check there says the seat moved; who approved is another room's seat.
+            session.add(
+                SeatMove(room_id=rematch.id, seat=waiting.seat, old_token_hash=old_hash, reason="moved")
+            )
+            waiting.token_hash = new_hash
+            forget_alerts(session, rematch.id, waiting.seat)
+            bump_epoch(rematch)
+            followed.append((rematch.id, waiting.seat))
+        rematch_id = rematch.rematch_id
+    return tuple(followed)
 
 
 def due_handovers(session: Session) -> list[str]:
@@ -640,9 +709,19 @@ def due_handovers(session: Session) -> list[str]:
     )
 
 
-def carry_out(session: Session, request_id: str, cache: StateCache | None) -> tuple[str, int] | None:
+@dataclass(frozen=True)
+class CarriedOut:
+    """A waiting request carried out: the room and seat that moved, and the rematch seats that
+    followed (`follow_to_rematches`)."""
+
+    room_id: str
+    seat: int
+    followed: tuple[tuple[str, int], ...]
+
+
+def carry_out(session: Session, request_id: str, cache: StateCache | None) -> CarriedOut | None:
     """Carry out one waiting request whose window is over, under its room's lock; None when another
-    process did, or it was refused or lapsed meanwhile. Returns (room id, seat)."""
+    process did, or it was refused or lapsed meanwhile."""
     found = session.get(SeatRequest, request_id)
     if found is None:
         return None
@@ -653,9 +732,10 @@ def carry_out(session: Session, request_id: str, cache: StateCache | None) -> tu
     target = seat_row(session, room.id, request.seat)
     if target.bot or request.approved_by is None:
         request.status = "refused"
+        room.revision = (room.revision or 0) + 1  # the request leaves the room body
         return None
-    _hand_over(session, room, request, target, request.approved_by, cache)
-    return room.id, request.seat
+    followed = _hand_over(session, room, request, target, request.approved_by, cache)
+    return CarriedOut(room.id, request.seat, followed)
 
 
 def holder_back(session: Session, room_id: str, seat: int, cache: StateCache | None) -> bool:
@@ -760,16 +840,15 @@ def say(
 
 
 def chat_log(session: Session, room_id: str) -> dict[str, Any]:
+    """The newest CHAT_KEPT messages people wrote and the newest TABLE_LINES_KEPT of the table's own
+    lines, together, oldest first. Kept apart so that a player who makes table lines fast (pausing
+    and resuming) never pushes the others' messages out."""
     find_room(session, room_id)
-    rows = list(
-        session.scalars(
-            select(ChatMessage)
-            .where(ChatMessage.room_id == room_id)
-            .order_by(ChatMessage.id.desc())
-            .limit(CHAT_KEPT)
-        )
-    )
-    return {"messages": [message_body(m) for m in reversed(rows)]}
+    newest = select(ChatMessage).where(ChatMessage.room_id == room_id).order_by(ChatMessage.id.desc())
+    people_said = list(session.scalars(newest.where(ChatMessage.kind != "seat").limit(CHAT_KEPT)))
+    table_said = list(session.scalars(newest.where(ChatMessage.kind == "seat").limit(TABLE_LINES_KEPT)))
+    rows = sorted(people_said + table_said, key=lambda m: m.id)
+    return {"messages": [message_body(m) for m in rows]}
 
 
 def set_chat_spectators(session: Session, room_id: str, token: str | None, allowed: bool) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
@@ -27,6 +27,17 @@ SEED_BITS = 63
 # Move clocks the API accepts: from one second (tests) to a week (the slowest correspondence game).
 CLOCK_MIN = 1
 CLOCK_MAX = 7 * 24 * 3600
+
+
+# Built once: run by every command (app/playing/commands.py).
+_ROOMS = cast(Table, Room.__table__)
+_TOUCH = update(_ROOMS).where(_ROOMS.c.id == bindparam("room_id")).values(revision=_ROOMS.c.revision + 1)
+
+
+def touch(session: Session, room_id: str) -> None:
+    """Bump the room's revision: its body changed in this transaction (app/playing/commands.py). On
+    PostgreSQL it takes the room's row lock, so a command locks the room before its match."""
+    session.connection().execute(_TOUCH, {"room_id": room_id})
 
 
 def check_clock(seconds: int | None) -> None:
@@ -340,7 +351,8 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
     outbox.record(session, room_id, "rematch", match.id if match else None, by_seat=maker)
     if by_screen:
         # The host's seat waits for them under their old token's hash (nobody holds the token made
-        # for it); their ask swaps it for a fresh token (_kept_seat).
+        # for it); their ask swaps it for a fresh token (_kept_seat). Should their seat here move to
+        # another device first, the waiting seat moves with it (people.follow_to_rematches).
         host = session.scalars(select(Seat).where(Seat.room_id == new_room.id, Seat.seat == 0)).one()
         host.token_hash = me.token_hash
         return {"room_id": new_room.id, "created": True}

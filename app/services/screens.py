@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import bindparam, delete, select
@@ -26,8 +27,15 @@ CODE = re.compile(rf"[0-9]{{{CODE_DIGITS}}}")
 # How long a code shown on a screen may be typed (the screen asks for a fresh one after that).
 CODE_LIFETIME = timedelta(minutes=30)
 # Codes a room keeps open at once: each screen page opened asks for one; the oldest give way, so a
-# flood of requests costs a handful of rows and the codes stay easy to tell apart.
+# flood of requests costs a handful of rows and the codes stay easy to tell apart. A code that gives
+# way is told to the room's sockets at once (app/playing/master.py `pair_screen`): its screen asks for
+# a new one instead of showing a dead code.
 OPEN_CODES = 6
+# New codes a room's screens may ask for at once, and one client address (app/routes/screens.py);
+# then MOTABLE_SCREEN_CODES_PER_HOUR. Fewer than OPEN_CODES: no burst of asks pushes out a code
+# just shown (issue 32 flushed one with six asks in 0.02 s).
+ROOM_BURST = 4
+ADDRESS_BURST = 3
 
 
 def _utc(moment: datetime) -> datetime:
@@ -51,12 +59,21 @@ def _open_codes(session: Session, room_id: str) -> list[TableScreen]:
     return live
 
 
-def pair(session: Session, room_id: str) -> dict[str, str]:
+@dataclass(frozen=True)
+class Paired:
+    """A fresh code and its token (`body`), and whether older codes gave way to it."""
+
+    body: dict[str, str]
+    gave_way: bool
+
+
+def pair(session: Session, room_id: str) -> Paired:
     """A fresh pairing code for a screen to show, and the token it keeps (it does nothing until the
     host marks the screen with the code)."""
     find_room(session, room_id, lock=True)
     open_codes = _open_codes(session, room_id)
-    for old in open_codes[: max(0, len(open_codes) - OPEN_CODES + 1)]:
+    given_way = open_codes[: max(0, len(open_codes) - OPEN_CODES + 1)]
+    for old in given_way:
         session.delete(old)
     taken = {row.code for row in open_codes}
     code = next(
@@ -66,7 +83,7 @@ def pair(session: Session, room_id: str) -> dict[str, str]:
     )
     token = new_token()
     session.add(TableScreen(room_id=room_id, token_hash=hash_token(token), code=code, marked=False))
-    return {"code": code, "token": token}
+    return Paired({"code": code, "token": token}, bool(given_way))
 
 
 def _screen_of(session: Session, room_id: str, token: str) -> TableScreen | None:

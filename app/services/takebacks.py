@@ -4,14 +4,16 @@ one is written into the log as an entry of its own (docs/playing.md, "Takeback")
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
-from app.models import ActionRow, Match, Seat, Takeback
+from app.models import ActionRow, Match, Seat, Takeback, utcnow
 from app.services import lookup, matches, people
 from app.services.cache import Lru, StateCache
 from engines.core import Engine, get_engine
@@ -26,6 +28,32 @@ VERDICTS = 4096
 # Matches whose latest decided position (every viewer's view, app/services/cache.py sizes) is kept:
 # the next move's "before" is that move's "after", so each move builds the views of one position.
 POSITIONS = 2048
+# Seconds a takeback waits for its answers before it lapses and play goes on (MOTABLE_TAKEBACK_SECONDS):
+# long enough to read the question and tap, short enough that silence never stalls a table.
+SECONDS = 60.0
+
+
+@dataclass
+class Deadline:
+    """How long a takeback waits for its answers, and the clock that tells (tests pass one they
+    advance). Every reader decides "lapsed" from the row (when it was asked) and this, so a takeback
+    lapses in every process at the same moment, whether or not a process has written it down yet."""
+
+    seconds: float = SECONDS
+    now: Callable[[], datetime] = field(default=utcnow)
+
+    def lapses_at(self, takeback: Takeback) -> datetime:
+        return people.aware(takeback.created_at) + timedelta(seconds=self.seconds)
+
+    def left(self, takeback: Takeback) -> float:
+        """Seconds until the takeback lapses (0 or less: it has)."""
+        return (self.lapses_at(takeback) - self.now()).total_seconds()
+
+    def status(self, takeback: Takeback) -> str:
+        """The takeback's status now: a pending one past its deadline has lapsed, written or not."""
+        if takeback.status == "pending" and self.left(takeback) <= 0:
+            return "lapsed"
+        return takeback.status
 
 
 def not_allowed(reason: str) -> AppError:
@@ -34,9 +62,12 @@ def not_allowed(reason: str) -> AppError:
 
 class Verdicts:
     """Whether the action that took a match to a version may be taken back, decided once per process:
-    the state body of its actor carries it after every move, and deciding it replays the action."""
+    the state body of its actor carries it after every move, and deciding it replays the action. It
+    also holds the process's `deadline` for takebacks, so every reader of one (state bodies, bots,
+    the playing layer) lapses it alike."""
 
     def __init__(self) -> None:
+        self.deadline = Deadline()
         self._known: Lru[tuple[int, int], tuple[str | None]] = Lru(VERDICTS)
         self._asked: Lru[tuple[int, int, int], int] = Lru(VERDICTS)
         # match id -> (version, the position after the action that reached it).
@@ -118,6 +149,8 @@ class Done:
 
     takeback_id: str
     applied: matches.Applied | None = None
+    # Still waiting for answers: the process that took it looks again until it ends.
+    pending: bool = False
 
 
 def _playing(session: Session, room_id: str) -> Match:
@@ -173,10 +206,10 @@ def can_take_back(
     """(the seat that may ask to take back the last action now, or None; the pending takeback's body)."""
     if match.status != "playing":
         return None, None
-    asked = session.scalars(_ASKED, {"match_id": match.id, "version": match.version}).first()
-    pending = body(asked) if asked is not None and asked.status == "pending" else None
+    asked = asked_at(session, match)
     if asked is not None:
-        return None, pending
+        pending = verdicts.deadline.status(asked) == "pending"
+        return None, (body(asked, verdicts.deadline) if pending else None)
     last = last_entry(session, match)
     if last is None or taken_back(last.action) is not None:
         return None, None
@@ -193,15 +226,17 @@ def _asked_this_round(session: Session, match: Match, seat: int) -> int:
     return int(used or 0)
 
 
-def asked_at(session: Session, match: Match) -> str | None:
-    """The status of the takeback asked at the match's version ("pending", "refused"...), or None."""
-    status: str | None = session.scalar(
-        select(Takeback.status).where(Takeback.match_id == match.id, Takeback.version == match.version)
-    )
-    return status
+def asked_at(session: Session, match: Match) -> Takeback | None:
+    """The takeback asked at the match's version, whatever became of it, or None."""
+    return session.scalars(_ASKED, {"match_id": match.id, "version": match.version}).first()
 
 
-def body(takeback: Takeback) -> dict[str, Any]:
+def _became(status: str) -> str:
+    """How a takeback ended, as a verb: "was refused", "lapsed"..."""
+    return "lapsed" if status == "lapsed" else f"was {status}"
+
+
+def body(takeback: Takeback, deadline: Deadline) -> dict[str, Any]:
     """A pending takeback as every state body shows it."""
     waiting = [seat for seat in takeback.waiting_for if seat not in takeback.approvals]
     return {
@@ -210,6 +245,7 @@ def body(takeback: Takeback) -> dict[str, Any]:
         "version": takeback.version,
         "approvals": list(takeback.approvals),
         "waiting_for": waiting,
+        "lapses_at": deadline.lapses_at(takeback).isoformat(),
     }
 
 
@@ -238,14 +274,13 @@ def ask(
     seats = _names(session, room_id)
     if last.seat != seat:
         raise not_allowed(f"the last action was {seats[last.seat].name}'s, not yours")
-    asked = session.scalars(
-        select(Takeback).where(Takeback.match_id == match.id, Takeback.version == version)
-    ).first()
+    asked = asked_at(session, match)
     if asked is not None:
+        status = verdicts.deadline.status(asked)
         raise not_allowed(
             "you asked already; the table is answering"
-            if asked.status == "pending"
-            else f"you asked already and it was {asked.status}"
+            if status == "pending"
+            else f"you asked already and it {_became(status)}"
         )
     used = _asked_this_round(session, match, seat)
     if used >= PER_ROUND:
@@ -271,11 +306,14 @@ def ask(
         status="pending",
         waiting_for=waiting,
         approvals=[],
+        # The deadline's own clock: every reader measures the wait by it.
+        created_at=verdicts.deadline.now(),
     )
     session.add(takeback)
     verdicts.asked(match.id, seat, match.round, used + 1)
-    applied = None if waiting else _carry_out(session, match, takeback, cache)
-    return Done(takeback.id, applied)
+    if not waiting:
+        return Done(takeback.id, _carry_out(session, match, takeback, cache))
+    return Done(takeback.id, pending=True)
 
 
 def _present(
@@ -285,22 +323,51 @@ def _present(
     return gone is None or gone < times.gone_after
 
 
-def answer(
-    session: Session, room_id: str, takeback_id: str, seat: int, approve: bool, cache: StateCache
-) -> Done:
-    """Another seat approves or refuses; the last approval needed carries the takeback out."""
-    # The match row first: its lock serialises the answers, so the takeback read next is current.
-    match = _playing(session, room_id)
+def _held(
+    session: Session, match: Match, seat: Seat, connected: set[int] | None, times: people.Times
+) -> bool:
+    """Whether a person still holds the seat at the table: no bot plays it and they are not gone.
+    Presence unknown (Redis away) counts as here: nobody's say is dropped on a guess."""
+    if seat.bot or seat.stand_in:
+        return False
+    return connected is None or _present(session, match, seat, connected, times)
+
+
+def _find(session: Session, room_id: str, match: Match, takeback_id: str) -> Takeback:
     takeback = session.get(Takeback, takeback_id)
     if takeback is None or takeback.room_id != room_id:
         raise AppError("not_found", f"no takeback {takeback_id!r} in this room")
     if takeback.match_id != match.id:
         raise AppError("not_found", f"no takeback {takeback_id!r} in this match")
-    if takeback.status != "pending":
-        raise not_allowed(f"this takeback was {takeback.status} already")
+    return takeback
+
+
+def _open(match: Match, takeback: Takeback, deadline: Deadline) -> None:
+    """Refuses (409) unless the takeback is still waiting for answers."""
+    status = deadline.status(takeback)
+    if status != "pending":
+        raise not_allowed(f"this takeback {_became(status)} already")
     if match.version != takeback.version:
         # Any action cancels a pending takeback: nothing to write, it is open only at its version.
         raise not_allowed("someone acted since it was asked, so the takeback was cancelled")
+
+
+def answer(
+    session: Session,
+    room_id: str,
+    takeback_id: str,
+    seat: int,
+    approve: bool,
+    connected: set[int] | None,
+    times: people.Times,
+    cache: StateCache,
+    deadline: Deadline,
+) -> Done:
+    """Another seat approves or refuses; the last approval needed carries the takeback out."""
+    # The match row first: its lock serialises the answers, so the takeback read next is current.
+    match = _playing(session, room_id)
+    takeback = _find(session, room_id, match, takeback_id)
+    _open(match, takeback, deadline)
     if seat == takeback.seat:
         raise not_allowed("the other players answer a takeback, not the one who asked")
     if not approve:
@@ -309,9 +376,102 @@ def answer(
         return Done(takeback.id)
     if seat not in takeback.approvals:
         takeback.approvals = [*takeback.approvals, seat]
-    if set(takeback.waiting_for) <= set(takeback.approvals):
-        return Done(takeback.id, _carry_out(session, match, takeback, cache))
+    settled = _settle(session, match, takeback, connected, times, cache, deadline)
+    return settled if settled is not None else Done(takeback.id, pending=True)
+
+
+def withdraw(session: Session, room_id: str, takeback_id: str, seat: int, deadline: Deadline) -> Done:
+    """The asker takes the question back while the table is still answering: the action stands."""
+    match = _playing(session, room_id)
+    takeback = _find(session, room_id, match, takeback_id)
+    if seat != takeback.seat:
+        raise AppError("forbidden", "only the player who asked may withdraw a takeback")
+    _open(match, takeback, deadline)
+    takeback.status = "withdrawn"
     return Done(takeback.id)
+
+
+# -- a pending takeback as the table changes (docs/rules-decisions.md, "Takeback") ------------------
+def _pending(session: Session, match: Match | None) -> Takeback | None:
+    if match is None or match.status != "playing":
+        return None
+    asked = asked_at(session, match)
+    return asked if asked is not None and asked.status == "pending" else None
+
+
+def _outcome(
+    session: Session,
+    match: Match,
+    takeback: Takeback,
+    connected: set[int] | None,
+    times: people.Times,
+    deadline: Deadline,
+) -> tuple[str, list[int]]:
+    """What a pending takeback is as the table is now: "pending", "approved" (carry it out) or "lapsed",
+    and the seats it still waits for: those of its own still held by a person at the table."""
+    if deadline.left(takeback) <= 0:
+        return "lapsed", list(takeback.waiting_for)
+    seats = _names(session, match.room_id)
+    if seats[takeback.seat].bot or seats[takeback.seat].stand_in:
+        return "lapsed", list(takeback.waiting_for)  # a bot plays the asker's seat now: nobody asks
+    waiting = [s for s in takeback.waiting_for if _held(session, match, seats[s], connected, times)]
+    if not set(waiting) <= set(takeback.approvals):
+        return "pending", waiting
+    # Everyone still at the table agreed. Nobody having said yes, those asked all left without a
+    # word: the asker gains nothing by their leaving, and the action stands.
+    return ("approved" if takeback.approvals else "lapsed"), waiting
+
+
+def _settle(
+    session: Session,
+    match: Match,
+    takeback: Takeback,
+    connected: set[int] | None,
+    times: people.Times,
+    cache: StateCache,
+    deadline: Deadline,
+) -> Done | None:
+    """Writes what `_outcome` finds; None when it is the same as before (nothing to tell anyone)."""
+    outcome, waiting = _outcome(session, match, takeback, connected, times, deadline)
+    if outcome == "pending" and waiting == list(takeback.waiting_for):
+        return None
+    takeback.waiting_for = waiting
+    if outcome == "lapsed":
+        takeback.status = "lapsed"
+        return Done(takeback.id)
+    if outcome == "approved":
+        return Done(takeback.id, _carry_out(session, match, takeback, cache))
+    return Done(takeback.id, pending=True)
+
+
+def look(
+    session: Session, room_id: str, connected: set[int] | None, times: people.Times, deadline: Deadline
+) -> bool | None:
+    """A read before `reconsider`: None when the room has no pending takeback, else whether looking
+    again would change it (it lapsed, or someone it waits for left the table)."""
+    match = matches.current_match(session, room_id)
+    takeback = _pending(session, match)
+    if match is None or takeback is None:
+        return None
+    outcome, waiting = _outcome(session, match, takeback, connected, times, deadline)
+    return outcome != "pending" or waiting != list(takeback.waiting_for)
+
+
+def reconsider(
+    session: Session,
+    room_id: str,
+    connected: set[int] | None,
+    times: people.Times,
+    cache: StateCache,
+    deadline: Deadline,
+) -> Done | None:
+    """Looks again at the room's pending takeback as the table is now (a seat left, a bot stands in,
+    someone is gone, the deadline passed) and writes what changed; None: nothing pending or changed."""
+    match = matches.current_match(session, room_id, lock=True)
+    takeback = _pending(session, match)
+    if match is None or takeback is None:
+        return None
+    return _settle(session, match, takeback, connected, times, cache, deadline)
 
 
 def _carry_out(session: Session, match: Match, takeback: Takeback, cache: StateCache) -> matches.Applied:

@@ -16,6 +16,7 @@ from .events import Event, log_event, upgrade_events
 from .protocol import (
     SEAT_WIDGET,
     Action,
+    ActionWords,
     Engine,
     GameSpec,
     Goal,
@@ -27,6 +28,7 @@ from .protocol import (
     Standing,
     Starter,
     Winner,
+    WordKind,
     is_listed,
     json_copy,
     seat_option,
@@ -41,6 +43,7 @@ from .rng import Rng
 __all__ = [
     "SEAT_WIDGET",
     "Action",
+    "ActionWords",
     "Bot",
     "Engine",
     "EngineError",
@@ -66,6 +69,7 @@ __all__ = [
     "Starter",
     "StateCodec",
     "Winner",
+    "WordKind",
     "all_engines",
     "check_seat",
     "game_ids",

@@ -12,6 +12,11 @@ sharing nothing mutable) from the dataclass's fields and type hints:
 States stored by an older version of a game pass through `upgrade` first
 (rename keys, fill fields that did not exist); a missing field takes the
 dataclass default.
+
+A field declared `field(init=False)` is derived from the others: the state's
+`__post_init__` sets it (so `load` does), clone copies it like any other
+field, and dump leaves it out (Mojo's cache of its log as the other seats
+read it).
 """
 
 from __future__ import annotations
@@ -78,8 +83,9 @@ class StateCodec(Generic[T]):
         hints = typing.get_type_hints(cls)
         self.cls = cls
         self.upgrade = upgrade
-        self.fields = [f.name for f in dataclasses.fields(cls)]
-        self._copiers = [(name, _copier(hints[name])) for name in self.fields]
+        # What is stored: the fields the constructor takes; derived ones (init=False) are rebuilt.
+        self.fields = [f.name for f in dataclasses.fields(cls) if f.init]
+        self._copiers = [(f.name, _copier(hints[f.name])) for f in dataclasses.fields(cls)]
         self._rngs = {name for name in self.fields if hints[name] is Rng}
 
     def clone(self, state: T) -> T:

@@ -13,7 +13,7 @@ from typing import Any, Self
 
 from .bots import takes_optional_actions
 from .errors import EngineError, InvalidOptions
-from .protocol import Action, Engine, Options, is_listed
+from .protocol import Action, Engine, GameSpec, Options, is_listed
 from .replay import replay as replay_match
 from .takeback import SHOWED_YOU, why_not_reversible
 
@@ -175,6 +175,35 @@ def optional_moves(engine: Engine[Any], state: Any, players: int) -> list[tuple[
     return [(s, a) for s in range(players) if s not in acting for a in engine.legal_actions(state, s)]
 
 
+# What each kind of placeholder reads from an action: a seat, a card id and a place are integers.
+_WORD_VALUES: dict[str, type] = {"card": int, "seat": int, "position": int, "text": str}
+
+
+def check_words(spec: GameSpec, actions: list[Action]) -> None:
+    """Every action a seat may take has words on the descriptor (`spec.action_words`, how the log,
+    "Since you left" and "Your games" say it), and each placeholder of those words that the action
+    fills reads a value of its kind (a missing key is said by `otherwise`)."""
+    for action in actions:
+        words = spec.action_words.get(action["type"])
+        assert words is not None, f"{spec.id}: no action_words for {action['type']!r} ({action})"
+        for name, kind in words.params.items():
+            value = action.get(name)
+            if value is not None:
+                assert type(value) is _WORD_VALUES[kind], f"{spec.id}: {{{name}}} of {action} is no {kind}"
+
+
+def check_placeholders_read(spec: GameSpec, actions: list[Action]) -> None:
+    """Each placeholder of the words of the types among `actions` (a whole match's, say) is filled
+    by one of them at least: a name no action carries is a typo, and would always say `otherwise`."""
+    carried: dict[str, set[str]] = {}
+    for action in actions:
+        carried.setdefault(action["type"], set()).update(action)
+    for kind, keys in carried.items():
+        words = spec.action_words.get(kind)
+        unread = sorted(set(words.params) - keys) if words is not None else []
+        assert not unread, f"{spec.id}: the words of {kind!r} name {unread}, which no {kind!r} action has"
+
+
 def check_waiting(engine: Engine[Any], state: Any, players: int) -> None:
     """The game waits only on to_act seats, each of which can act; over <=> nobody to wait for."""
     acting = engine.to_act(state)
@@ -218,6 +247,7 @@ def random_playout(
         if not acting:
             return Playout(seed, players, options, log, state)
         extra = optional_moves(engine, state, players)
+        check_words(engine.spec, [a for _, a in extra])
         if extra and rng.random() < optional:
             seat, action = rng.choice(extra)
             state = engine.apply(state, seat, action)
@@ -225,6 +255,7 @@ def random_playout(
             continue
         seat = rng.choice(sorted(acting))
         legal = engine.legal_actions(state, seat)
+        check_words(engine.spec, legal)
         if step % 11 == 0:
             before = engine.dump(state)
             for who, bad in illegal_probes(engine, state, seat, players):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+import string
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -106,6 +107,67 @@ class Standing:
         return {"view_key": self.view_key, "key": self.key}
 
 
+WordKind = Literal["card", "seat", "position", "text"]
+"""How a placeholder of an action's words reads the action's value: a card id (named as the reader's
+view shows the card), a seat (by name, "You" for the reader), a 0-based place said from 1 (pile 0 is
+"pile 1"), or a word (underscores and dashes read as spaces)."""
+
+# A placeholder named like this reads its value this way unless `ActionWords.params` says otherwise.
+_KIND_BY_NAME: dict[str, WordKind] = {"card": "card", "seat": "seat"}
+
+
+@dataclass(frozen=True)
+class ActionWords:
+    """How one type of action is said to the people at the table: data, not code, so the log's
+    words, "Since you left" and "Your games" need no table of every game's actions.
+
+    `done` follows the mover's name, in the past tense ("played {card}": "Bo played a red 5");
+    `otherwise` says the same when a placeholder has nothing to say (the action lacks the key, or
+    the card is hidden from the reader: "played a card"); `ask` is what the action asks of a
+    player ("play a card", in "Your turn: play a card or draw"). A placeholder `{key}` reads the
+    action's value under `key`, worded by its kind (`WordKind`): a key named "card" is a card and
+    one named "seat" a seat unless `params` says otherwise; any other key is a word. Whole
+    sentences with named placeholders, never pieces joined in code, so they can be translated.
+    """
+
+    done: str
+    ask: str
+    otherwise: str | None = None
+    params: dict[str, WordKind] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        names = _placeholders(self.done)
+        for text in (self.ask, self.otherwise):
+            if text is not None and _placeholders(text):
+                raise ValueError(f"only `done` has placeholders, not {text!r}")
+        if names and self.otherwise is None:
+            raise ValueError(f"{self.done!r} has placeholders: say `otherwise` for when one is unknown")
+        unknown = set(self.params) - set(names)
+        if unknown:
+            raise ValueError(f"params {sorted(unknown)} are not placeholders of {self.done!r}")
+        kinds = get_args(WordKind)
+        resolved = {name: self.params.get(name, _KIND_BY_NAME.get(name, "text")) for name in names}
+        for name, kind in resolved.items():
+            if kind not in kinds:
+                raise ValueError(f"{{{name}}} is a {kind!r}; a placeholder is one of {kinds}")
+        object.__setattr__(self, "params", resolved)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"done": self.done, "otherwise": self.otherwise, "ask": self.ask, "params": dict(self.params)}
+
+
+def _placeholders(text: str) -> list[str]:
+    """The `{name}` placeholders of `text`, in order; anything else in braces is refused."""
+    names: list[str] = []
+    for _literal, name, spec, conversion in string.Formatter().parse(text):
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            raise ValueError(f"a placeholder is a plain {{name}}, not {{{name}}} in {text!r}")
+        names.append(name)
+    return names
+
+
 def seat_option(options: Options, name: str, players: int) -> int | None:
     """The seat a who-starts option names, checked against the real player count.
 
@@ -164,6 +226,9 @@ class GameSpec:
     fallback_bot: str = "random"
     goal: Goal | None = None
     standing: Standing | None = None
+    # Per action type, how a move is said (the log, "Since you left", "Your games"); the conformance
+    # suite checks every action `legal_actions` lists has its words.
+    action_words: dict[str, ActionWords] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         if self.open_table is None:
@@ -184,6 +249,9 @@ class GameSpec:
             raise ValueError(f"{self.id}: player counts {self.min_players}-{self.max_players} make no sense")
         if self.starter is not None and self.starter.option not in self.options_model.model_fields:
             raise ValueError(f"{self.id}: the starter option {self.starter.option!r} is not an option")
+        for kind, words in self.action_words.items():
+            if not isinstance(words, ActionWords):
+                raise TypeError(f"{self.id}: action_words[{kind!r}] must be an ActionWords")
 
     def options_schema(self) -> dict[str, Any]:
         # A fresh copy of the schema worked out once per model (working it out is most of a GET
@@ -209,6 +277,7 @@ class GameSpec:
             "fallback_bot": self.fallback_bot,
             "goal": self.goal.to_json() if self.goal is not None else None,
             "standing": self.standing.to_json() if self.standing is not None else None,
+            "action_words": {kind: words.to_json() for kind, words in self.action_words.items()},
         }
 
     def check_players(self, players: int) -> None:

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from engines.core import (
     Action,
+    ActionWords,
     Engine,
     GameSpec,
     Goal,
@@ -189,6 +190,22 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         default_bot="strong",
         fallback_bot="random",
         goal=Goal(view_key="target", reaching="ends_game", option="target"),
+        action_words={
+            # The card set aside is hidden from the others: their log says "a card".
+            "set_aside": ActionWords(
+                done="set {card} aside", otherwise="set a card aside", ask="set a card aside"
+            ),
+            "use_bonus": ActionWords(done="used a bonus", ask="use a bonus"),
+            "play": ActionWords(done="played {card}", otherwise="played a card", ask="play a card"),
+            "reward": ActionWords(
+                done="took the pearls of {card}",
+                otherwise="took the pearls of a card",
+                ask="take the pearls of a card",
+            ),
+            "choose_leader": ActionWords(
+                done="chose {seat} to lead", otherwise="chose who leads", ask="choose who leads"
+            ),
+        },
     )
 
     # -- setup and flow -------------------------------------------------

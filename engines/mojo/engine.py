@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +10,7 @@ from pydantic import Field
 
 from engines.core import (
     Action,
+    ActionWords,
     Engine,
     GameSpec,
     Goal,
@@ -92,6 +92,15 @@ class MojoState:
     # watched the table knows which cards each shuffle took, so `resample` deals hidden cards
     # again only among cards of the same shuffle (and never moves a PUBLIC card in a hand).
     origin: list[int] = field(default_factory=lambda: [0] * len(CARDS))
+    # The log as the other seats read it, event for event (a deck draw without its card): a cache
+    # this state owns, built by the first view that needs it after the log changed (`_public_log`;
+    # a move that is never viewed, as in a bot's search, pays nothing) and shared by clones as a
+    # tuple, so a position reuses the redacted draws of the one before and the logs of the two
+    # compare by identity (the fan-out's diff). Derived, never stored: empty after load.
+    public_events: tuple[dict[str, Any], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.public_events = ()
 
     def clone(self) -> MojoState:
         return CODEC.clone(self)
@@ -154,6 +163,15 @@ class MojoEngine(Engine[MojoState]):
         default_bot="strong",
         fallback_bot="random",
         goal=Goal(view_key="target", reaching="ends_game", option="target"),
+        action_words={
+            "play": ActionWords(done="played {card}", otherwise="played a card", ask="play a card"),
+            "reveal": ActionWords(
+                done="turned over {card}",
+                otherwise="turned a face-down card over",
+                ask="turn a face-down card over",
+            ),
+            "draw": ActionWords(done="drew a card", ask="draw"),
+        },
     )
 
     # -- setup --------------------------------------------------------------
@@ -412,7 +430,7 @@ class MojoEngine(Engine[MojoState]):
         check_seat(seat, s.players)
         # Logged events never change, so the view hands them on as they are (the fan-out builds a view
         # per viewer per move: copying 40 events each time was a fifth of the server's work).
-        events = _events_seen_by(s.events, seat)
+        events = _log_seen_by(s, seat)
         return {
             "game": "mojo",
             "seat": seat,
@@ -462,7 +480,7 @@ class MojoEngine(Engine[MojoState]):
         }
         shown = public.get("events")
         if not isinstance(shown, list) or len(shown) != len(s.events):
-            shown = _events_seen_by(s.events, None)
+            shown = _public_log(s)
         # The public log differs from the logged events only where a deck draw is redacted: the
         # seat's own draws among those are what its log shows otherwise.
         if any(e is not p and e["seat"] == seat for e, p in zip(s.events, shown, strict=True)):
@@ -485,7 +503,7 @@ class MojoEngine(Engine[MojoState]):
         check_seat(seat, state.players)
         s = state.clone()
         s.rng = Rng(rng.getrandbits(64), s.rng.counter)
-        s.events = _events_seen_by(s.events, seat)
+        s.events = _log_seen_by(s, seat)
         others = [o for o in range(s.players) if o != seat]
         places = [s.draw_pile, *(s.hands[o] for o in others), *(s.face_down[o] for o in others)]
         slots: dict[int, list[tuple[list[int], int]]] = {}
@@ -517,32 +535,42 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-# A deck draw as the other seats read it, by the logged event it comes from: built once, and handed
-# on like the logged events themselves (never edited). Each entry holds its event, so the id it is
-# found by cannot be reused while the entry lives.
-_REDACTED: OrderedDict[int, tuple[dict[str, Any], dict[str, Any]]] = OrderedDict()
-# About the live deck draws of 1,500 tables' logs (~300 bytes an entry); past that an older one is
-# simply redacted again.
-_REDACTED_MAX = 1 << 14
+def _public(event: dict[str, Any]) -> dict[str, Any]:
+    """A logged event as the seats other than its own read it: a deck draw without its card."""
+    if event["type"] == "draw" and event.get("source") == "deck":
+        return {k: v for k, v in event.items() if k != "card"}
+    return event
 
 
-def _redacted(event: dict[str, Any]) -> dict[str, Any]:
-    held = _REDACTED.get(id(event))
-    if held is not None and held[0] is event:
-        return held[1]
-    redacted = {k: v for k, v in event.items() if k != "card"}
-    _REDACTED[id(event)] = (event, redacted)
-    if len(_REDACTED) > _REDACTED_MAX:
-        _REDACTED.popitem(last=False)
-    return redacted
+def _public_log(s: MojoState) -> tuple[dict[str, Any], ...]:
+    """`s.public_events`, brought up to date with `s.events`. The cache is the log of an earlier
+    position of the same match (the one this state was cloned from), and both are windows of one
+    log in seq order whose events never change: the twins of the events both hold are kept, from
+    the first event still logged on, and only the events logged since are redacted anew."""
+    public, events = s.public_events, s.events
+    if len(public) == len(events) and (
+        not events or (public[0]["seq"] == events[0]["seq"] and public[-1]["seq"] == events[-1]["seq"])
+    ):
+        return public
+    if not events:
+        s.public_events = ()
+        return s.public_events
+    first = events[0]["seq"]
+    start = next((i for i, p in enumerate(public) if p["seq"] == first), len(public))
+    kept = len(public) - start
+    if kept > len(events) or (kept and events[kept - 1]["seq"] != public[-1]["seq"]):
+        start, kept = len(public), 0  # not the same log (a state put together by hand): anew
+    s.public_events = public[start:] + tuple(_public(e) for e in events[kept:])
+    return s.public_events
 
 
-def _events_seen_by(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """The log as `seat` reads it: the card someone else drew from the deck is not named."""
-    return [
-        _redacted(e) if e["type"] == "draw" and e.get("source") == "deck" and e["seat"] != seat else e
-        for e in events
-    ]
+def _log_seen_by(s: MojoState, seat: int | None) -> list[dict[str, Any]]:
+    """The log as `seat` reads it (a fresh list of shared events): the card someone else drew from
+    the deck is not named."""
+    public = _public_log(s)
+    if seat is None:
+        return list(public)
+    return [e if e is not p and e["seat"] == seat else p for e, p in zip(s.events, public, strict=True)]
 
 
 def _mark_shuffle(s: MojoState, pool: list[int]) -> None:

@@ -17,6 +17,7 @@ from pydantic import Field
 
 from engines.core import (
     Action,
+    ActionWords,
     Engine,
     GameSpec,
     Goal,
@@ -279,6 +280,28 @@ class MokuruEngine(Engine[MokuruState]):
         fallback_bot="random",
         goal=Goal(view_key="grandmaster", reaching="wins"),
         standing=Standing(view_key="seats", key="belt"),
+        action_words={
+            "difficulty": ActionWords(
+                done="chose the {level} level", otherwise="chose a level", ask="choose a level"
+            ),
+            "draw": ActionWords(done="drew a card", ask="draw"),
+            "target": ActionWords(done="picked {seat}", otherwise="picked a player", ask="pick a player"),
+            "give": ActionWords(
+                done="gave a card to {seat}", otherwise="gave a card away", ask="give a card"
+            ),
+            "impose": ActionWords(done="imposed a trick", ask="impose a trick"),
+            "report": ActionWords(
+                done="reported the trick: {outcome}", otherwise="reported the trick", ask="report the trick"
+            ),
+            "witness": ActionWords(
+                done="answered as a witness: {verdict}",
+                otherwise="answered as a witness",
+                ask="confirm or dispute the success",
+            ),
+            "immunity": ActionWords(done="used Immunity", ask="use Immunity"),
+            "accept_miss": ActionWords(done="accepted the miss", ask="accept the miss"),
+            "steal": ActionWords(done="stole a trick", ask="steal a trick"),
+        },
     )
 
     # -- setup ------------------------------------------------------------

@@ -24,6 +24,7 @@ from pydantic import Field
 
 from engines.core import (
     Action,
+    ActionWords,
     Engine,
     GameSpec,
     Options,
@@ -195,6 +196,20 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         hides_information=True,
         default_bot="strong",
         fallback_bot="random",
+        action_words={
+            "take": ActionWords(
+                done="took the card on pile {pile}",
+                otherwise="took a card",
+                ask="take a card",
+                params={"pile": "position"},
+            ),
+            "place": ActionWords(
+                done="placed a card, {side} side up", otherwise="placed a card", ask="place your card"
+            ),
+            "return": ActionWords(
+                done="put back a {family}", otherwise="put a card back", ask="put a card back"
+            ),
+        },
     )
 
     # -- setup --------------------------------------------------------------

@@ -10,11 +10,12 @@ import { lastSeen, seats } from "./storage.js";
 // Seconds between refreshes while the page is in view (a hidden page asks nothing).
 const REFRESH_MS = 10000;
 
-/** games: GET /api/games as the page embeds it (titles). */
+/** games: GET /api/games as the page embeds it (titles, and the words of each game's moves). */
 export function startYourGames(games) {
   const active = document.getElementById("your-games");
   const history = document.getElementById("history-list");
   const title = (id) => games.find((g) => g.id === id)?.title || id;
+  const words = (id) => games.find((g) => g.id === id)?.action_words || {};
   let timer = null;
   let asking = false;
   // The last answer per room, kept so a failed refresh leaves the list as it was.
@@ -28,7 +29,7 @@ export function startYourGames(games) {
 
   function item(entry, summary) {
     const lost = summary && !summary.found;
-    const lines = summary?.found ? gameLines(summary, { title }) : null;
+    const lines = summary?.found ? gameLines(summary, { title, words }) : null;
     const mine = lines?.turn.mine;
     const finished = summary?.status === "finished";
     const gameName = title(summary?.game || entry.game);

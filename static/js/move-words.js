@@ -1,7 +1,9 @@
 // A logged move in words ("Bo played a red 5", "Cy set a card aside"), for the home page's "Your
-// games" and the room's "Since you left" card. It reads a log entry's action as the server gave it
-// to this seat (already redacted) and, where the action names a card by id, the card as the seat's
-// view shows it; a card it cannot find is "a card". DOM-free, tested under node.
+// games" and the room's "Since you left" card. The words are the game's own, from its descriptor
+// (`action_words`, docs/engines.md); this module fills them in: it reads a log entry's action as the
+// server gave it to this seat (already redacted) and, where the action names a card by id, the card
+// as the seat's view shows it (a card it cannot find is said by the words' `otherwise`). DOM-free,
+// tested under node.
 
 import { listWords } from "./words.js";
 
@@ -82,45 +84,44 @@ export function cardsFromEvents(entries, events, known = new Map()) {
   return named;
 }
 
-/** The card a move names, in words, when the reader's view shows it; else `otherwise`. */
-function card(action, known, otherwise = "a card") {
-  return (Number.isInteger(action.card) && cardName(known.get(action.card))) || otherwise;
-}
-
-// What each kind of move says, after the mover's name. `name(seat)` names another seat.
-const VERBS = {
-  play: (a, c) => `played ${card(a, c)}`,
-  reveal: (a, c) => (c.has(a.card) ? `turned over ${card(a, c)}` : "turned a face-down card over"),
-  draw: () => "drew a card",
-  mojo_time: () => "called Mojo Time",
-  set_aside: (a, c) => (Number.isInteger(a.card) ? `set ${card(a, c)} aside` : "set a card aside"),
-  use_bonus: () => "used a bonus",
-  take: (a) => (Number.isInteger(a.pile) ? `took the card on pile ${a.pile + 1}` : "took a card"),
-  place: (a) => (a.side ? `placed a card, ${spaced(a.side)} side up` : "placed a card"),
-  return: (a) => (a.family ? `put back a ${spaced(a.family)}` : "put a card back"),
-  difficulty: (a) => (a.level ? `chose the ${spaced(a.level)} level` : "chose a level"),
-  report: (a) => (a.outcome ? `reported the trick: ${spaced(a.outcome)}` : "reported the trick"),
-  target: (a, _c, name) => (Number.isInteger(a.seat) ? `picked ${name(a.seat)}` : "picked a player"),
-  impose: () => "imposed a trick",
-  give: (a, _c, name) => (Number.isInteger(a.seat) ? `gave a card to ${name(a.seat)}` : "gave a card away"),
-  immunity: () => "used Immunity",
-  steal: () => "stole a trick",
-  choose_leader: (a, _c, name) => (Number.isInteger(a.seat) ? `chose ${name(a.seat)} to lead` : "chose who leads"),
-  accept_miss: () => "accepted the miss",
+// How a placeholder of a game's action words reads the action's value, by its kind (the
+// descriptor's `action_words[type].params`): null when the action gives it nothing to say.
+const READERS = {
+  card: (value, { cards }) => (Number.isInteger(value) ? cardName(cards.get(value)) : null),
+  seat: (value, { name }) => (Number.isInteger(value) ? name(value) : null),
+  position: (value) => (Number.isInteger(value) ? String(value + 1) : null),
+  text: (value) => ((typeof value === "string" && value.trim()) || Number.isFinite(value) ? spaced(value) : null),
 };
 
 /**
- * One logged move as a sentence: `entry` is a log entry ({seq, seat, action}); `name(seat)` says a
- * seat ("You" for the reader's own); `cards` the cards the reader's view shows, by id; `shown`
- * the card the table's events showed for this entry (cardsFromEvents), if any.
+ * A game's words for one action, filled in (GET /api/games `action_words[type]`: `done` with
+ * `{key}` placeholders, `otherwise` when one of them has nothing to say, `params` their kinds).
+ * `reader`: { cards (the cards the reader's view shows, by id), name(seat) }.
  */
-export function moveWords(entry, { name = (seat) => `Seat ${seat + 1}`, cards = new Map(), shown = null } = {}) {
+export function doneWords(words, action, reader) {
+  let unknown = false;
+  const said = words.done.replace(/\{(\w+)\}/g, (_, key) => {
+    const value = READERS[words.params?.[key] ?? "text"]?.(action[key], reader) ?? null;
+    if (value === null) unknown = true;
+    return value ?? "";
+  });
+  return unknown ? (words.otherwise ?? said) : said;
+}
+
+/**
+ * One logged move as a sentence: `entry` is a log entry ({seq, seat, action}); `words` the game's
+ * action words (its descriptor's `action_words`); `name(seat)` says a seat ("You" for the reader's
+ * own); `cards` the cards the reader's view shows, by id; `shown` the card the table's events
+ * showed for this entry (cardsFromEvents), if any. A type the words do not know (a game's older
+ * log) is said plainly from its fields.
+ */
+export function moveWords(entry, { words = {}, name = (seat) => `Seat ${seat + 1}`, cards = new Map(), shown = null } = {}) {
   const action = entry?.action && typeof entry.action === "object" ? entry.action : {};
   // A card the events showed for this very entry stands in for one the view no longer holds.
   const known = shown && Number.isInteger(action.card) ? new Map([...cards, [action.card, shown]]) : cards;
   const who = name(entry.seat);
-  const verb = VERBS[action.type];
-  if (verb) return `${who} ${verb(action, known, name)}.`;
+  const game = words && Object.hasOwn(words, action.type) ? words[action.type] : null;
+  if (game) return `${who} ${doneWords(game, action, { cards: known, name })}.`;
   const details = Object.entries(action)
     .filter(([key, value]) => key !== "type" && (typeof value !== "object" || value === null))
     .map(([key, value]) => `${spaced(key)} ${value}`);

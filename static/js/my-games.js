@@ -69,8 +69,9 @@ export function totalsWords(summary) {
   return summary.totals.map((total, seat) => `${name(seat)} ${total}`).join(" · ");
 }
 
-/** Everything a list item says about one game. `title(game)` names a game. */
-export function gameLines(summary, { title = (game) => game, now = Date.now() } = {}) {
+/** Everything a list item says about one game. `title(game)` names a game; `words(game)` is its
+ *  action words (its descriptor's `action_words`), for the last move. */
+export function gameLines(summary, { title = (game) => game, words = () => ({}), now = Date.now() } = {}) {
   const others = summary.players.filter((p) => p.seat !== summary.seat).map((p) => p.name);
   const last = summary.last_move;
   return {
@@ -79,7 +80,12 @@ export function gameLines(summary, { title = (game) => game, now = Date.now() } 
     you: `as ${summary.name}`,
     turn: turnWords(summary),
     clock: summary.status === "playing" ? clockWords(summary.deadline, now) : null,
-    last: last ? { text: moveWords(last, { name: namer(summary), cards: cardsIn(last.cards || []) }), ago: agoWords(last.at, now) } : null,
+    last: last
+      ? {
+          text: moveWords(last, { words: words(summary.game), name: namer(summary), cards: cardsIn(last.cards || []) }),
+          ago: agoWords(last.at, now),
+        }
+      : null,
     totals: totalsWords(summary),
   };
 }

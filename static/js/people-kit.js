@@ -114,10 +114,17 @@ export function toggleMuted(muted, key) {
   return list.includes(key) ? list.filter((k) => k !== key) : [...list, key];
 }
 
-/** Append a message unless already held (by id); keeps the newest `limit`. */
+/** Add a message unless already held (by id), in id order (a message loaded late may be older
+ * than one the socket brought). Keeps the newest `limit` that people wrote and, apart, the newest
+ * `limit` lines of the table's own, as the server does, so a flood of table lines (pausing and
+ * resuming) never pushes what people said out. */
 export function addMessage(messages, message, limit = 100) {
   if (messages.some((m) => m.id === message.id)) return messages;
-  return [...messages, message].slice(-limit);
+  const all = [...messages, message].sort((a, b) => a.id - b.id);
+  const table = all.filter(isSeatLine);
+  const said = all.filter((m) => !isSeatLine(m));
+  const kept = new Set([...table.slice(-limit), ...said.slice(-limit)]);
+  return all.filter((m) => kept.has(m));
 }
 
 /** Notify only on a new turn, with permission, while the page is hidden and the player opted in. */

@@ -32,8 +32,9 @@ function typing() {
   return Boolean(active?.matches?.("input:not([type=checkbox]):not([type=radio]), textarea, select"));
 }
 
-// With them when there is room: the line saying what to do and your own seat's head.
-const CONTEXT = ".table-status.is-you, .table-mine, .mk-device-screen:not([hidden])";
+// With them when there is room: the line saying what to do, your own seat's head, and whatever
+// else a table marks as the words that ask for the move (`data-role="prompt"`).
+const CONTEXT = ".table-status.is-you, .table-mine, [data-role=prompt]:not([hidden])";
 
 /** The page's visible band below the sticky header: { top, bottom } in page space. */
 function band(margin = 8) {

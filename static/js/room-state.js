@@ -46,6 +46,18 @@ export function createRoomState(initial = initialRoomState()) {
   };
 }
 
+/**
+ * Whether `incoming` should replace `current` as the room body shown. Bodies come by socket and by
+ * HTTP, from any server process, so an older one can arrive last: each carries a `revision` that
+ * grows with every change, and an older one is dropped. Equal revisions show the same changes, so
+ * the later one is kept; another room (a rematch) always replaces.
+ */
+export function isNewerRoom(current, incoming) {
+  if (!current || !incoming || current.room_id !== incoming.room_id) return true;
+  if (typeof current.revision !== "number" || typeof incoming.revision !== "number") return true;
+  return incoming.revision >= current.revision;
+}
+
 /** The name of `seat` as the room body has it ("Seat 3" when it is not listed). */
 export function seatNameIn(room, seat) {
   const entry = room?.seats?.find((s) => s.seat === seat);

@@ -15,7 +15,7 @@ import { createHandView } from "./room-hand.js";
 import { $, announce, copyFrom, showMoveError } from "./room-page.js";
 import { startRoomPasskey } from "./room-passkey.js";
 import { createScreenMark } from "./room-screen-mark.js";
-import { createRoomState, freeSeats, isTurnOf, seatNameIn } from "./room-state.js";
+import { createRoomState, descriptorOf, freeSeats, isNewerRoom, isTurnOf, seatNameIn } from "./room-state.js";
 import { createTable } from "./room-table.js";
 import { createWaiting } from "./room-waiting.js";
 import { createSinceYouLeft } from "./since-you-left.js";
@@ -137,6 +137,7 @@ async function refreshRoom() {
 }
 
 function setRoom(room) {
+  if (!isNewerRoom(rs.get().room, room)) return;
   rs.set({ room });
   const seat = rs.get().seat;
   if (seat) {
@@ -305,6 +306,7 @@ const since = createSinceYouLeft({
   box: $("since-you-left"),
   seat: () => rs.get().seat,
   room: () => rs.get().room,
+  game: () => descriptorOf(rs.get()),
   seatName,
   announce,
 });

@@ -2,12 +2,17 @@
 // the host types on their own page ("Use a screen as the table"): a TV needs no keyboard. Once
 // marked, its token (kept in this browser) starts the match, seats a bot and opens the rematch; it
 // holds no seat, so the screen still reads the public view only. The mark is the server's: the room
-// body's `table_screen` says one is marked, `GET /screens/me` whether it is this one.
+// body's `table_screen` says one is marked, `GET /screens/me` whether it is this one. When codes
+// give way to newer ones the server says so on the room's socket (`{"type": "screens"}`), and the
+// screen looks at once (`check`) instead of showing a dead code.
 
 import { api, ApiError } from "./api.js";
 
 // A code lives 30 minutes on the server: a fresh one well before, while nobody typed it.
 const CODE_REFRESH_MS = 20 * 60_000;
+// A new code refused (the room's screens asked for many just now, or the server is away): ask again
+// after this long, showing no code meanwhile rather than a dead one.
+const PAIR_RETRY_MS = 20_000;
 
 const keyOf = (roomId) => `motable.screen-token.${roomId}`;
 
@@ -31,7 +36,7 @@ function store(roomId, token) {
 /** ctx: { roomId, changed() (the marked state or the code changed: redraw) } */
 export function createTableMark(ctx) {
   const { roomId } = ctx;
-  const mark = { token: stored(roomId), marked: false, code: null, checking: null, again: false, refreshed: 0 };
+  const mark = { token: stored(roomId), marked: false, code: null, checking: null, again: false, refreshed: 0, retry: null };
 
   async function pair() {
     const made = await api("POST", `/api/rooms/${roomId}/screens`);
@@ -63,10 +68,21 @@ export function createTableMark(ctx) {
         if (!now.marked && Date.now() - mark.refreshed > CODE_REFRESH_MS) await pair();
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== "unauthorized") throw error;
+        // The code lapsed or gave way to newer ones: it is never shown again, even if no new one comes.
+        Object.assign(mark, { token: null, code: null, marked: false });
+        store(roomId, null);
         await pair();
       }
     })()
-      .catch((error) => console.info("the table code cannot be fetched now:", error.message))
+      .catch((error) => {
+        console.info("the table code cannot be fetched now:", error.message);
+        if (!mark.token && !mark.retry) {
+          mark.retry = setTimeout(() => {
+            mark.retry = null;
+            check();
+          }, PAIR_RETRY_MS);
+        }
+      })
       .finally(() => {
         mark.checking = null;
         ctx.changed();

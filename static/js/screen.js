@@ -10,7 +10,7 @@ import { RoomConnection } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { goalOf, goalWords, renderPanel, standingOf } from "./panels.js";
 import { countdownWords, initial } from "./people-kit.js";
-import { descriptorOf, seatNameIn } from "./room-state.js";
+import { descriptorOf, isNewerRoom, seatNameIn } from "./room-state.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { createTableMark } from "./screen-table.js";
 import { screenTurn } from "./screen-words.js";
@@ -29,10 +29,29 @@ const LATEST_KEPT = 1;
 // How long the final scores stay over the table before the result shows under them.
 const FINAL_SUMMARY_MS = 15_000;
 
+// The server's word that the room's table-screen codes changed is a short frame of its own.
+const SCREENS_FRAME_MAX = 64;
+
 /** The room's socket with `?screen=1`: still a spectator's, counted by the server as the table screen. */
 class ScreenConnection extends RoomConnection {
   url() {
     return `${super.url()}?screen=1`;
+  }
+
+  receive(raw) {
+    // Codes gave way to newer ones: is this screen's still good? (Only short frames are looked at
+    // twice; everything else goes on as for any spectator.)
+    if (typeof raw === "string" && raw.length <= SCREENS_FRAME_MAX) {
+      try {
+        if (JSON.parse(raw).type === "screens") {
+          table.check();
+          return;
+        }
+      } catch {
+        // Not JSON: the connection's own receive ignores it too.
+      }
+    }
+    super.receive(raw);
   }
 }
 
@@ -306,6 +325,7 @@ async function render() {
 // The room's life: the socket, a rematch, the display kept awake
 
 function setRoom(room) {
+  if (!isNewerRoom(page.room, room)) return;
   page.room = room;
   table.roomChanged(room);
   // Everyone moved on to the rematch: the table goes with them.
@@ -350,9 +370,14 @@ async function init() {
   }
   $("screen-title").textContent = titles[page.room.game] || page.room.game;
   const connection = new ScreenConnection(roomId, null);
+  let reopened = false;
   connection.on("status", (status) => {
     showConnection(status);
-    if (status === "open") api("GET", `/api/rooms/${roomId}`).then(setRoom, () => {});
+    if (status !== "open") return;
+    api("GET", `/api/rooms/${roomId}`).then(setRoom, () => {});
+    // A code may have given way while the socket was down (the first look is the page's own).
+    if (reopened) table.check();
+    reopened = true;
   });
   connection.on("state", (state) => {
     page.state = state;

@@ -21,35 +21,14 @@ import { listWords } from "./words.js";
 // Moves listed one by one; older ones are counted ("and 12 earlier moves").
 export const SHOWN_MOVES = 12;
 
-// What a kind of move asks of the player, for "Your turn: play a card or draw".
-const ASKS = {
-  play: "play a card",
-  draw: "draw",
-  reveal: "turn a face-down card over",
-  mojo_time: "call Mojo Time",
-  set_aside: "set a card aside",
-  use_bonus: "use a bonus",
-  take: "take a card",
-  place: "place your card",
-  return: "put a card back",
-  difficulty: "choose a level",
-  report: "report the trick",
-  target: "pick a player",
-  impose: "impose a trick",
-  give: "give a card",
-  immunity: "use Immunity",
-  steal: "steal a trick",
-  choose_leader: "choose who leads",
-  accept_miss: "accept the miss",
-};
-
 /** The log entries made since version `since` (action seq n turns version n into n + 1). */
 export function entriesSince(entries, since) {
   return (entries || []).filter((entry) => Number.isInteger(entry.seq) && entry.seq >= since);
 }
 
-/** What the game asks of `seat` now, in words. */
-export function askWords(state, seat, name) {
+/** What the game asks of `seat` now, in words; `words` is the game's action words (its
+ *  descriptor's `action_words`: each type's `ask`, "play a card"). */
+export function askWords(state, seat, name, words = {}) {
   if (state.status === "finished") {
     const winners = state.result?.winners || [];
     if (winners.includes(seat)) return winners.length > 1 ? "The match is over: you share the win." : "The match is over: you won!";
@@ -57,7 +36,8 @@ export function askWords(state, seat, name) {
   }
   const toAct = state.to_act || [];
   if (toAct.includes(seat)) {
-    const kinds = [...new Set((state.legal_actions || []).map((a) => ASKS[a.type]).filter(Boolean))];
+    const asked = (action) => (words && Object.hasOwn(words, action.type) ? words[action.type].ask : null);
+    const kinds = [...new Set((state.legal_actions || []).map(asked).filter(Boolean))];
     return kinds.length ? `Your turn: ${listWords(kinds.slice(0, 3)).replace(/ and ([^,]*)$/, " or $1")}.` : "Your turn.";
   }
   const others = toAct.filter((s) => s !== seat).map(name);
@@ -93,22 +73,23 @@ export function pointsSince(before, after, name) {
 /**
  * The card's contents, or null when nothing happened that the player did not see: `seen` is what
  * this browser stored ({version, totals}), `log` the GET /log body for this seat, `state` its state
- * body, `totals` the score pad's totals now, `name(seat)` says a seat ("You" for the player's own).
+ * body, `totals` the score pad's totals now, `name(seat)` says a seat ("You" for the player's own),
+ * `words` the game's action words (its descriptor's `action_words`).
  */
-export function recap({ seen, log, state, totals, seat, name }) {
+export function recap({ seen, log, state, totals, seat, name, words = {} }) {
   if (!seen || !Number.isInteger(seen.version) || state.version <= seen.version) return null;
   const since = entriesSince(log?.entries, seen.version);
   if (!since.some((entry) => entry.seat !== seat)) return null;
   const cards = cardsIn(state.view);
   const fromEvents = cardsFromEvents(log?.entries, state.view?.events, cards);
-  const moves = since.map((entry) => moveWords(entry, { name, cards, shown: fromEvents.get(entry.seq) }));
+  const moves = since.map((entry) => moveWords(entry, { words, name, cards, shown: fromEvents.get(entry.seq) }));
   const earlier = Math.max(0, moves.length - SHOWN_MOVES);
   return {
     count: since.length,
     moves: moves.slice(earlier),
     earlier,
     points: pointsSince(seen.totals, totals, name),
-    ask: askWords(state, seat, name),
+    ask: askWords(state, seat, name, words),
     yourTurn: (state.to_act || []).includes(seat) && state.status === "playing",
     version: state.version,
     marks: tableMarks(since, seat),
@@ -188,7 +169,7 @@ export function markTable(root, marks, { again = true, flown = new Set() } = {})
 
 /**
  * ctx: { roomId, box (the card's element), seat() (this page's seat entry or null), room(),
- *        seatName(seat), announce(text) }.
+ *        game() (the room's game descriptor, GET /api/games), seatName(seat), announce(text) }.
  * Call `state(state)` with each state body the page shows; the card appears once, when the first
  * state after a return is newer than what this browser saw.
  */
@@ -284,7 +265,8 @@ export function createSinceYouLeft(ctx) {
     checking = true;
     try {
       const log = await api("GET", `/api/rooms/${roomId}/log`, { token: seat.token });
-      const found = recap({ seen, log, state, totals: totals(), seat: seat.seat, name });
+      const words = ctx.game()?.action_words;
+      const found = recap({ seen, log, state, totals: totals(), seat: seat.seat, name, words });
       shownFor = state.version;
       if (found) draw(found);
       else remember(state);

@@ -1,7 +1,8 @@
 // Taking back a misclick (docs/playing.md, "Takeback"): after your own move, "Take back" while the
-// server says it may be (the state body's `can_take_back`); for the others, "Ann asks to take back
-// their last move: Allow / Refuse" while a takeback is pending (`takeback`). What to show is worked
-// out by `takebackPanel` and `takebackOutcome`, DOM-free so they run under `node --test`.
+// server says it may be (the state body's `can_take_back`), then "Withdraw" while the table answers;
+// for the others, "Ann asks to take back their last move: Allow / Refuse" while a takeback is
+// pending (`takeback`). What to show is worked out by `takebackPanel` and `takebackOutcome`,
+// DOM-free so they run under `node --test`.
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -10,7 +11,8 @@ import { listWords } from "./words.js";
 /**
  * What the takeback strip shows for a state body: null (nothing), or `{ kind, text, buttons }` with
  * kind "offer" (you may ask), "asking" (you asked), "answer" (you are asked) or "info" (someone
- * asked, you have answered or watch), and buttons among "take-back", "allow", "refuse".
+ * asked, you have answered or watch), and buttons among "take-back", "withdraw", "allow", "refuse";
+ * `as` is the seat the buttons act for.
  */
 export function takebackPanel(state, nameOf, held = [], localStates = []) {
   if (!state || state.status !== "playing") return null;
@@ -31,10 +33,10 @@ export function takebackPanel(state, nameOf, held = [], localStates = []) {
   const waiting = (pending.waiting_for || []).filter((seat) => seat !== me);
   const waitingWords = waiting.length ? ` Waiting for ${listWords(waiting.map(nameOf))}.` : "";
   if (pending.seat === me) {
-    return { kind: "asking", text: `You asked to take back your last move.${waitingWords}`, buttons: [] };
+    return { kind: "asking", text: `You asked to take back your last move.${waitingWords}`, buttons: ["withdraw"], as: me };
   }
   if (held.includes(pending.seat) && !held.some((seat) => seat !== pending.seat && (pending.waiting_for || []).includes(seat))) {
-    return { kind: "asking", text: `${nameOf(pending.seat)} asked to take back their last move.${waitingWords}`, buttons: [] };
+    return { kind: "asking", text: `${nameOf(pending.seat)} asked to take back their last move.${waitingWords}`, buttons: ["withdraw"], as: pending.seat };
   }
   const asker = nameOf(pending.seat);
   if ((pending.waiting_for || []).includes(me)) {
@@ -48,18 +50,20 @@ export function takebackPanel(state, nameOf, held = [], localStates = []) {
   return { kind: "info", text: `${asker} asks to take back their last move.${waitingWords}`, buttons: [] };
 }
 
-/** A takeback that ended between two state bodies, as its asker hears it: "taken back", "refused"
- * (the table said no) or null. A new move cancels one too, which needs no words. */
+/** A takeback that ended between two state bodies, as its asker hears it: "taken back", "stands"
+ * (not taken back: refused, withdrawn, or it lapsed, its time being up or those asked having left)
+ * or null. A new move cancels one too, which needs no words. */
 export function takebackOutcome(previous, state) {
   const asked = previous?.takeback;
   if (!asked || state?.takeback || asked.seat !== state?.seat) return null;
   if (state.version === asked.version + 1) return "taken back";
-  if (state.version === asked.version) return "refused";
+  if (state.version === asked.version) return "stands";
   return null;
 }
 
 const BUTTONS = {
   "take-back": { label: "Take back", primary: true },
+  withdraw: { label: "Withdraw", primary: false },
   allow: { label: "Allow", primary: true },
   refuse: { label: "Refuse", primary: false },
 };
@@ -73,6 +77,8 @@ export function createTakeback(ctx) {
   let problem = null;
   let note = null;
   let busy = false;
+  // The takeback this page withdrew: its end is then said as the asker's own choice.
+  let withdrawn = null;
 
   async function press(name, as, version) {
     const state = ctx.state();
@@ -83,12 +89,17 @@ export function createTakeback(ctx) {
     try {
       if (name === "take-back") {
         await api("POST", path, { body: { version }, token: ctx.tokenOf(as) });
+      } else if (name === "withdraw") {
+        // Noted before the answer: the socket may bring the body without the takeback first.
+        withdrawn = state.takeback.id;
+        await api("POST", `${path}/${withdrawn}/withdraw`, { body: {}, token: ctx.tokenOf(as) });
       } else {
         await api("POST", `${path}/${state.takeback.id}/${name === "allow" ? "approve" : "refuse"}`, { body: {}, token: ctx.tokenOf(as) });
       }
     } catch (error) {
       // A refusal from the server is said in its words (someone acted since, it showed a card...).
       problem = error.message || String(error);
+      if (name === "withdraw") withdrawn = null;
     } finally {
       busy = false;
       draw();
@@ -137,7 +148,8 @@ export function createTakeback(ctx) {
   function update(state, previous) {
     const outcome = takebackOutcome(previous, state);
     if (outcome === "taken back") note = "Your move was taken back: play again.";
-    else if (outcome === "refused") note = "The table refused: your move stands.";
+    else if (outcome === "stands" && previous.takeback.id === withdrawn) note = "You withdrew your request: your move stands.";
+    else if (outcome === "stands") note = "Not taken back: your move stands.";
     else if (previous && state && state.version !== previous.version) note = null;
     if (outcome) ctx.announce(note);
     if (previous && state && (state.version !== previous.version || state.takeback?.id !== previous.takeback?.id)) problem = null;

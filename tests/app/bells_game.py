@@ -13,7 +13,18 @@ from typing import Any
 
 from pydantic import Field
 
-from engines.core import Action, Engine, GameSpec, Options, RandomBot, Result, Rng, Scorepad, check_seat
+from engines.core import (
+    Action,
+    ActionWords,
+    Engine,
+    GameSpec,
+    Options,
+    RandomBot,
+    Result,
+    Rng,
+    Scorepad,
+    check_seat,
+)
 
 
 class BellsOptions(Options):
@@ -43,6 +54,11 @@ class BellsEngine(Engine[BellsState]):
         hides_information=False,
         default_bot="strong",
         fallback_bot="random",
+        action_words={
+            "step": ActionWords(done="took a step", ask="take a step"),
+            "ring": ActionWords(done="rang the bell", ask="ring the bell"),
+            "vote": ActionWords(done="voted", ask="vote"),
+        },
     )
 
     def deal(self, players: int, rng: Rng, options: Options, first: int | None) -> BellsState:

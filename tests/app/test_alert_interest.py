@@ -46,7 +46,8 @@ def test_many_rooms_are_answered_from_one_read() -> None:
 
 def test_a_room_recorded_here_is_known_at_once_and_another_process_s_after_a_while() -> None:
     store = Store({"a"})
-    interest = Interest(store.read_rooms, store.read_room, known_for=0.2)
+    now = [100.0]
+    interest = Interest(store.read_rooms, store.read_room, known_for=30, clock=lambda: now[0])
 
     async def run() -> None:
         assert not await interest.wanted("b")
@@ -54,7 +55,9 @@ def test_a_room_recorded_here_is_known_at_once_and_another_process_s_after_a_whi
         assert await interest.wanted("b")
         store.rooms.add("c")  # subscribed through another process
         assert not await interest.wanted("c")
-        await asyncio.sleep(0.25)
+        now[0] += 29  # the read still holds...
+        assert not await interest.wanted("c")
+        now[0] += 1  # ...until `known_for` has passed
         assert await interest.wanted("c")
 
     asyncio.run(run())

@@ -3,13 +3,12 @@ change that calls for them, and sent after a restart when the process died befor
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, delete, insert, select
 
 from app.alerts import dispatch
 from app.config import sqlalchemy_url
@@ -22,7 +21,7 @@ from tests.servers import ServeProcess, free_port
 
 from .conftest import TestClient, auth
 from .test_people_processes import TINY, tiny_room
-from .test_push import Device, PushService, _settings, play, run_service, table
+from .test_push import Clock, Device, PushService, _settings, app_with, play, run_service, settled, table
 
 
 def events(service: PushService, path: str, device: Device) -> list[str]:
@@ -41,6 +40,28 @@ def rows(url: str, room_id: str) -> list[AlertOutbox]:
 
 def wait_for(check: Callable[[], bool], seconds: float = 60) -> None:
     waiting.wait_for(check, seconds)
+
+
+def looked_again(url: str, room_id: str) -> None:
+    """Returns once the server made a look for the rows nobody holds, begun after this call: a row
+    for a seat nobody plays (sent to no one, deleted when taken) is left for it and waited out."""
+    engine = create_engine(sqlalchemy_url(url))
+    try:
+        with engine.begin() as conn:
+            made = conn.execute(insert(AlertOutbox).values(room_id=room_id, seat=99, event="finished"))
+            marker = made.inserted_primary_key[0]
+
+        def taken() -> bool:
+            with engine.connect() as conn:
+                return conn.execute(select(AlertOutbox.id).where(AlertOutbox.id == marker)).first() is None
+
+        try:
+            wait_for(taken)
+        finally:
+            with engine.begin() as conn:
+                conn.execute(delete(AlertOutbox).where(AlertOutbox.id == marker))
+    finally:
+        engine.dispose()
 
 
 def play_to_the_end(base: str, room_id: str, tokens: dict[int, str]) -> None:
@@ -88,8 +109,8 @@ def test_the_end_of_a_match_is_alerted_once_across_a_kill_9(
         server.start()
         wait_for(lambda: all(events(service, path, d) == ["finished"] for path, d in devices.items()))
         wait_for(lambda: rows(sqlite_url, room_id) == [])
-        # Once more than a look for what is left and a hold later: still once each.
-        time.sleep(outbox.SWEEP + 1)
+        # After another look for what is left: still once each.
+        looked_again(sqlite_url, room_id)
         assert {path: events(service, path, d) for path, d in devices.items()} == {
             "/ann": ["finished"],
             "/bo": ["finished"],
@@ -133,12 +154,17 @@ def test_rematch_and_seat_request_alerts_survive_a_stop(database_url: str, tiny:
         pending = sorted((r.seat, r.event) for r in rows(database_url, room_id))
         assert pending == [(0, "finished"), (0, "seat_request"), (1, "finished"), (1, "rematch")]
     service, http = run_service(down)
+    clock = Clock()
     try:
-        with TestClient(create_app(settings)) as client:
+        with TestClient(app_with(settings, clock)) as client:
             client.app.state.runtime.alerts.per_seat = 0  # type: ignore[attr-defined]
+            # The stopped process's holds lapse now rather than LEASE seconds from now.
+            clock.advance(outbox.LEASE)
             wait_for(lambda: len(service.received) == 4)
             wait_for(lambda: rows(database_url, room_id) == [])
-            time.sleep(outbox.SWEEP + 1)
+            # Past the next look for what is left, and a hold: still once each.
+            clock.advance(outbox.SWEEP + outbox.LEASE)
+            settled(client)
             assert sorted(events(service, "/ann", ann_device)) == ["finished", "seat_request"]
             assert sorted(events(service, "/bo", bo_device)) == ["finished", "rematch"]
             rematch = next(
@@ -171,7 +197,8 @@ def test_an_alert_that_failed_on_its_way_is_taken_again(
     upgrade(sqlite_url)
     service, http = run_service()
     try:
-        with TestClient(create_app(_settings(sqlite_url, push_grace_seconds=3600))) as client:
+        clock = Clock()
+        with TestClient(app_with(_settings(sqlite_url, push_grace_seconds=3600), clock)) as client:
             room_id, (_ann, bo) = table(client)
             device = Device()
             client.post(
@@ -181,7 +208,8 @@ def test_an_alert_that_failed_on_its_way_is_taken_again(
             wait_for(lambda: len(service.at("/bo")) == 1, seconds=20)
             assert failures == [1]  # the first try failed; the row was taken again and sent
             wait_for(lambda: rows(sqlite_url, room_id) == [])
-            time.sleep(1.5)
+            clock.advance(outbox.SWEEP + outbox.LEASE)  # past another look and a hold
+            settled(client)
             assert events(service, "/bo", device) == ["seat_request"]
     finally:
         http.shutdown()

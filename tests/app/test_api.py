@@ -72,6 +72,8 @@ def test_create_join_and_room_body(client: TestClient) -> None:
     # Nobody has a socket open: each seat says since when it is away (docs/people.md).
     for seat in body["seats"]:
         assert isinstance(seat.pop("away_since"), str)
+    # The join bumped the revision the room was made with.
+    assert body.pop("revision") == 1
     assert body == {
         "room_id": room["room_id"],
         "game": "tiny",

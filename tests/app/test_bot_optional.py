@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from app.config import Settings
 from app.main import create_app
 from engines.core import registry
+from tests.clocks import FakeClock
 
 from . import bells_game
 from .conftest import auth
@@ -101,9 +102,9 @@ def test_a_bot_that_declines_does_nothing_and_the_runner_ends(
 
     monkeypatch.setattr(bells_game.BellBot, "optional", decline)
     room_id, _host = start_with_a_bot(bells)
+    # The runner's task has ended: nothing but a change to the room could make the bot act now.
     wait_until(lambda: asked and runner_idle(bells))
-    time.sleep(0.1)
-    assert events(bells, room_id) == [] and runner_idle(bells) and asked == [1]
+    assert events(bells, room_id) == [] and asked == [1]
 
 
 def test_a_refused_optional_action_is_not_offered_again(
@@ -118,8 +119,7 @@ def test_a_refused_optional_action_is_not_offered_again(
     monkeypatch.setattr(bells_game.BellBot, "optional", illegal)
     room_id, host = start_with_a_bot(bells)
     wait_until(lambda: asked and runner_idle(bells))
-    time.sleep(0.1)
-    assert asked == [1] and runner_idle(bells) and events(bells, room_id) == []
+    assert asked == [1] and events(bells, room_id) == []
     # The match goes on: the person steps, the bot (asked again at the new version) then takes its turn.
     act(bells, room_id, host, "step")
     assert wait_until(lambda: ("step", 1) in events(bells, room_id))
@@ -130,18 +130,30 @@ def test_a_bot_lets_a_person_waited_for_at_the_same_time_answer_first(
 ) -> None:
     monkeypatch.setattr(bells_game.BellBot, "optional", lambda self, state, seat: None)
     runner = bells.app.state.runtime.bots  # type: ignore[attr-defined]
+    clock = FakeClock()
+    monkeypatch.setattr(runner, "clock", clock)
     monkeypatch.setattr(runner, "_delay", 1.0)  # a patient bot waits 8 x 1 s
     room_id, host = start_with_a_bot(bells)
-    # The person steps, then rings while the bot (to step) waits for them: nothing optional is left.
+    # The person steps, then rings while the bot (to step) waits for them: nothing optional is left,
+    # so the bot steps once the ring can no longer be taken back (2.5 x its delay).
     act(bells, room_id, host, "step")
     act(bells, room_id, host, "ring")
+    wait_until(lambda: clock.pending() == [2.5])
+    clock.advance(2.5)
     wait_until(lambda: bells.get(f"/api/rooms/{room_id}/state").json()["to_act"] == [0, 1])
-    # Both must vote: the bot, done with its usual 1 s, still waits for the person.
-    time.sleep(1.5)
+    # Both must vote: the bot waits 8 x its delay for the person. Past its usual 1 s, its wait is the
+    # only thing the runner does, with 6.5 s still to go, and it has not voted.
+    wait_until(lambda: clock.pending() == [8.0])
+    clock.advance(1.5)
+    assert clock.pending() == [6.5]
     assert events(bells, room_id) == [("step", 0), ("ring", 0), ("step", 1)]
     act(bells, room_id, host, "vote")
-    # The person's vote ends the bot's wait: it votes long before its 8 s are up.
-    wait_until(lambda: ("vote", 1) in events(bells, room_id), 4)
+    # The person's vote ends the bot's wait: it votes once the vote can no longer be taken back, long
+    # before its 8 s would have been up.
+    wait_until(lambda: clock.pending() == [2.5])
+    assert events(bells, room_id)[3:] == [("vote", 0)]
+    clock.advance(2.5)
+    wait_until(lambda: ("vote", 1) in events(bells, room_id))
     assert events(bells, room_id)[3:] == [("vote", 0), ("vote", 1)]
 
 

@@ -101,3 +101,45 @@ async def test_every_process_hears_each_event_once_and_in_order(redis_url: str) 
     assert heard["second"] == list(range(1, 201))
     # Its own events coming back through Redis are not told twice.
     assert heard["first"] == list(range(1, 201))
+
+
+@pytest.mark.asyncio
+async def test_a_lost_subscription_is_tried_again_at_least_twice_a_second() -> None:
+    """The other processes' changes reach this process's sockets only once its subscription is back
+    (a resync): however long Redis was away, no wait between attempts passes half a second, so the
+    sockets catch up within a second of its return."""
+    waits: list[float] = []
+    resynced = asyncio.Event()
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    class Away:
+        """A subscription that fails while Redis is away (30 attempts), then comes back."""
+
+        def __init__(self) -> None:
+            self.failures = 0
+
+        async def ping(self) -> None:
+            if self.failures < 30:
+                self.failures += 1
+                raise redis.ConnectionError("Connection refused")
+
+        async def listen(self) -> AsyncIterator[dict[str, Any]]:
+            if not waits:
+                raise redis.ConnectionError("Connection reset by peer")
+            await asyncio.Event().wait()
+            yield {}
+
+    async def handler(_room: str, _event: dict[str, Any]) -> None:
+        return None
+
+    async def resync() -> None:
+        resynced.set()
+
+    redis_broker = RedisBroker("redis://127.0.0.1:1/0", sleep=sleep)
+    redis_broker._pubsub = Away()  # type: ignore[assignment]
+    task = asyncio.create_task(redis_broker._listen(handler, resync))
+    await asyncio.wait_for(resynced.wait(), timeout=10)
+    task.cancel()
+    assert len(waits) == 31 and max(waits) <= 0.5

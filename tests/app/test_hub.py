@@ -51,7 +51,7 @@ async def test_room_messages_go_out_in_the_order_they_were_read() -> None:
 
 @pytest.mark.asyncio
 async def test_a_change_that_waited_on_a_failed_read_is_still_sent() -> None:
-    hub = Hub()
+    hub = Hub(retry_waits=(0.0,))
     conn = Connection(0)
     await hub.attach("r", conn, SlowRooms().state_bodies)
     reads = 0
@@ -72,12 +72,64 @@ async def test_a_change_that_waited_on_a_failed_read_is_still_sent() -> None:
     await hub.push_room("r", room)
     second_change.set()
     await first
-    sent = [conn.outbox.get_nowait() for _ in range(conn.outbox.qsize())]
-    assert [m["room"] for m in sent if m["type"] == "room"] == [{"read": 2}]
-    # With no change waiting, the failure is the caller's (the publisher logs it).
+    sent = await _room_messages(conn, 1)
+    assert sent == [{"read": 2}]
+    await hub.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_failed_room_read_is_tried_again_until_it_is_sent() -> None:
+    """A lone change whose read fails is not dropped: the read is tried again, and the change after
+    it still goes out."""
+    hub = Hub(retry_waits=(0.0,))
+    conn = Connection(0)
+    await hub.attach("r", conn, SlowRooms().state_bodies)
     reads = 0
-    with pytest.raises(RuntimeError):
-        await hub.push_room("r", room)
+
+    async def room() -> dict[str, Any]:
+        nonlocal reads
+        reads += 1
+        if reads <= 2:
+            raise RuntimeError("the database went away for a moment")
+        return {"read": reads}
+
+    await hub.push_room("r", room)
+    assert await _room_messages(conn, 1) == [{"read": 3}]
+    await hub.push_room("r", room)
+    assert await _room_messages(conn, 1) == [{"read": 4}]
+    await hub.stop()
+
+
+@pytest.mark.asyncio
+async def test_state_bodies_that_fail_to_read_are_read_again() -> None:
+    hub = Hub(retry_waits=(0.0,))
+    conn = Connection(0)
+    await hub.attach("r", conn, SlowRooms().state_bodies)
+    conn.outbox.get_nowait()  # the snapshot
+    reads = 0
+
+    async def bodies(seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+        nonlocal reads
+        reads += 1
+        if reads == 1:
+            raise RuntimeError("the database went away for a moment")
+        return {seat: {"version": 1, "view": {"n": reads}} for seat in seats}
+
+    await hub.push_state("r", bodies)
+    frame = await asyncio.wait_for(conn.outbox.get(), timeout=10)
+    assert json.loads(cast(str, frame))["version"] == 1
+    assert reads == 2
+    await hub.stop()
+
+
+async def _room_messages(conn: Connection, count: int) -> list[dict[str, Any]]:
+    """The next `count` room bodies the socket is sent (state frames skipped)."""
+    rooms: list[dict[str, Any]] = []
+    while len(rooms) < count:
+        message = await asyncio.wait_for(conn.outbox.get(), timeout=10)
+        if isinstance(message, dict) and message.get("type") == "room":
+            rooms.append(message["room"])
+    return rooms
 
 
 def test_a_socket_that_falls_too_far_behind_is_closed_not_buffered() -> None:

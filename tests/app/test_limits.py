@@ -29,6 +29,7 @@ from app.services.rooms import why_bots_stop
 from tests.servers import ServeProcess
 
 from .conftest import auth
+from .players import Player, RealSocket
 
 Spawn = Callable[[dict[str, str]], ServeProcess]
 
@@ -237,13 +238,6 @@ def new_bot_match(base: str, bots: int = 2, leave: bool = True) -> dict[str, Any
     return room
 
 
-def version(base: str, room_id: str) -> int:
-    answer = httpx.get(f"{base}/api/rooms/{room_id}")
-    assert answer.status_code == 200, answer.text
-    got: int = answer.json()["version"]
-    return got
-
-
 def closed_code(ws: ClientConnection, seconds: float) -> int | None:
     """Read until the server closes the socket; its close code."""
     deadline = time.monotonic() + seconds
@@ -255,6 +249,25 @@ def closed_code(ws: ClientConnection, seconds: float) -> int | None:
         except ConnectionClosed as closed:
             return closed.rcvd.code if closed.rcvd is not None else None
     raise AssertionError(f"the socket stayed open for {seconds} s")
+
+
+def closed_codes(watchers: dict[str, Player], seconds: float) -> dict[str, int | None]:
+    """Reads every watcher's socket (its state body kept up to date) until the server has closed
+    each; their close codes."""
+    codes: dict[str, int | None] = {}
+    deadline = time.monotonic() + seconds
+    while len(codes) < len(watchers):
+        assert time.monotonic() < deadline, f"open after {seconds} s: {set(watchers) - set(codes)}"
+        for room_id, watcher in watchers.items():
+            if room_id in codes:
+                continue
+            try:
+                watcher.pump(timeout=0.05)
+            except TimeoutError:
+                continue
+            except ConnectionClosed as closed:
+                codes[room_id] = closed.rcvd.code if closed.rcvd is not None else None
+    return codes
 
 
 def test_bots_alone_stop_are_capped_per_address_and_their_rooms_are_pruned(
@@ -272,34 +285,27 @@ def test_bots_alone_stop_are_capped_per_address_and_their_rooms_are_pruned(
     )
     base = server.base_url
     people = new_bot_match(base, bots=1, leave=False)  # a person playing against a bot
-    first, second, third = (new_bot_match(base) for _ in range(3))
-    left_at = time.monotonic()
-    with ws_connect(f"{server.ws_url}/ws/rooms/{first['room_id']}", open_timeout=10) as watcher:
-        assert '"snapshot"' in str(watcher.recv(timeout=10))
-        third_at = version(base, third["room_id"])
-        time.sleep(1.5)
-        assert version(base, third["room_id"]) == third_at, "a third match of bots alone is not played"
-        assert version(base, second["room_id"]) > 1, "the first two are"
-
-        # After 3 s alone the first match stops, unfinished.
-        wait_for(lambda: time.monotonic() - left_at > 3.5, 10, "3 s")
-        stopped = version(base, first["room_id"])
-        time.sleep(1.5)
-        assert version(base, first["room_id"]) == stopped, "it stopped being played"
-        assert httpx.get(f"{base}/api/rooms/{first['room_id']}").json()["status"] == "playing"
-
-        # 4 s after its last move it is pruned, and the socket watching it is closed.
-        code = closed_code(watcher, 20)
-        assert code == 1013
-        assert httpx.get(f"{base}/api/rooms/{first['room_id']}").status_code == 404
-    with ws_connect(f"{server.ws_url}/ws/rooms/{first['room_id']}", open_timeout=10) as again:
+    matches = [new_bot_match(base)["room_id"] for _ in range(3)]
+    first, second, third = matches
+    with ExitStack() as stack:
+        watchers: dict[str, Player] = {}
+        for room_id in matches:
+            ws = stack.enter_context(ws_connect(f"{server.ws_url}/ws/rooms/{room_id}", open_timeout=10))
+            watchers[room_id] = Player(None, None, RealSocket(ws))
+        began = {room_id: watcher.body["version"] for room_id, watcher in watchers.items()}
+        # Every move of the three matches, read until each room is pruned, 4 s after its last move
+        # (the socket watching it is then closed): a match still played would never be.
+        assert closed_codes(watchers, 60) == dict.fromkeys(matches, 1013)
+    ended = {room_id: watcher.body for room_id, watcher in watchers.items()}
+    # A third match of bots alone is not played, not once; the first two are...
+    assert ended[third]["version"] == began[third], "a third match of bots alone is not played"
+    assert ended[first]["version"] > began[first] and ended[second]["version"] > began[second]
+    # ...until they have played alone for 3 s: they stop unfinished.
+    assert ended[first]["status"] == ended[second]["status"] == "playing"
+    for room_id in matches:
+        assert httpx.get(f"{base}/api/rooms/{room_id}").status_code == 404
+    with ws_connect(f"{server.ws_url}/ws/rooms/{first}", open_timeout=10) as again:
         assert closed_code(again, 10) == 1008, "reconnecting, it is told the room is gone"
-
-    def pruned(room_id: str) -> Callable[[], bool]:
-        return lambda: httpx.get(f"{base}/api/rooms/{room_id}").status_code == 404
-
-    for room in (second, third):
-        wait_for(pruned(room["room_id"]), 20, "the other matches of bots alone to be pruned")
     assert httpx.get(f"{base}/api/rooms/{people['room_id']}").json()["status"] == "playing", (
         "a person playing against bots is not a match of bots alone"
     )
@@ -320,17 +326,27 @@ def age_room(url: str, room_id: str, by: timedelta) -> None:
 def test_a_pruned_rooms_sockets_are_closed(sqlite_url: str, spawn: Spawn) -> None:
     server = spawn({"DATABASE_URL": sqlite_url, "MOTABLE_PRUNE_EVERY_HOURS": str(1 / 3600)})
     room = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+    old = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
     url = f"{server.ws_url}/ws/rooms/{room['room_id']}"
-    with ws_connect(f"{url}?token={room['token']}") as host, ws_connect(url) as watcher:
-        for ws in (host, watcher):
+    with (
+        ws_connect(f"{url}?token={room['token']}") as host,
+        ws_connect(url) as watcher,
+        ws_connect(f"{server.ws_url}/ws/rooms/{old['room_id']}") as old_watcher,
+    ):
+        for ws in (host, watcher, old_watcher):
             assert '"snapshot"' in str(ws.recv(timeout=10))
-        time.sleep(2)
-        host.ping().wait(5)  # still open: the room is young
+        # A pruning pass has run once the old room's socket is closed: the young room, looked at in
+        # the same pass, is kept and its sockets stay open.
+        age_room(sqlite_url, old["room_id"], timedelta(days=2))
+        assert closed_code(old_watcher, 15) == 1013
+        assert httpx.get(f"{server.base_url}/api/rooms/{room['room_id']}").status_code == 200
+        host.ping().wait(5)
         age_room(sqlite_url, room["room_id"], timedelta(days=2))
         assert closed_code(host, 15) == 1013
         assert closed_code(watcher, 5) == 1013
     assert httpx.get(f"{server.base_url}/api/rooms/{room['room_id']}").status_code == 404
-    time.sleep(0.5)
+    # Stopped, the server has written all it will: a failure closing the sockets would be logged by now.
+    server.stop()
     assert "Traceback" not in server.log_path.read_text()
 
 

@@ -189,3 +189,44 @@ def test_an_unanswered_request_lapses(client: TestClient) -> None:
     assert client.get(f"/api/rooms/{room_id}").json()["pause_request"] is None
     assert code(client.post(f"/api/rooms/{room_id}/pause/approve", headers=auth(bo))) == "invalid_request"
     assert pause(client, room_id, bo)["pause_request"]["by"] == 1  # may be asked again
+
+
+def test_a_pause_flood_never_pushes_the_players_messages_out_of_the_chat(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: a player alone at the table paused and resumed 120 times in 2.7 s, and the chat's last
+    100 messages became table lines. Table lines are kept apart from what people wrote now, and the
+    flood itself is refused past a few changes (429 with Retry-After)."""
+    from app.playing.pause import CHANGE_BURST
+    from app.ratelimit import Buckets
+    from app.services import people
+
+    room_id, (ann, bo) = room_with(client, humans=2)
+    said = []
+    for n in range(3):
+        written = client.post(f"/api/rooms/{room_id}/chat", json={"text": f"gg {n}"}, headers=auth(bo))
+        assert written.status_code == 201
+        said.append(written.json())
+    # Ann is alone at the table: her pause needs nobody's consent. A few changes pass, then slow down.
+    gone(client, room_id, 1, 3600)
+    answers = [
+        client.post(f"/api/rooms/{room_id}/{'pause' if n % 2 == 0 else 'resume'}", headers=auth(ann))
+        for n in range(CHANGE_BURST + 2)
+    ]
+    assert [a.status_code for a in answers] == [200] * CHANGE_BURST + [429, 429]
+    assert code(answers[-1]) == "rate_limited" and int(answers[-1].headers["retry-after"]) > 0
+    assert len(lines(client, room_id)) == CHANGE_BURST, "a refused change writes no line"
+
+    # Past the limit (as many processes would let through), the table's lines still never push out
+    # the people's messages. (Fewer kept of each, so a few dozen lines are a flood.)
+    client.app.state.runtime.pauses.changing = Buckets(0, 1)  # type: ignore[attr-defined]
+    monkeypatch.setattr(people, "CHAT_KEPT", 5)
+    monkeypatch.setattr(people, "TABLE_LINES_KEPT", 8)
+    for n in range(2 * (people.CHAT_KEPT + people.TABLE_LINES_KEPT)):
+        pause(client, room_id, ann, "pause" if n % 2 == 0 else "resume")
+    messages = client.get(f"/api/rooms/{room_id}/chat").json()["messages"]
+    assert [m for m in messages if m["kind"] == "chat"] == said
+    table = [m for m in messages if m["kind"] == "seat"]
+    assert len(table) == people.TABLE_LINES_KEPT
+    assert table[-1]["text"] == "Ann resumed the game: the clocks run again"
+    assert [m["id"] for m in messages] == sorted(m["id"] for m in messages), "one log, oldest first"

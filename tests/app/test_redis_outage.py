@@ -110,3 +110,32 @@ def test_play_goes_on_while_redis_is_away(
         assert len(log["entries"]) == 6
     finally:
         private.stop()
+
+
+def test_changes_made_while_redis_is_away_reach_the_other_process_once_it_is_back(
+    sqlite_url: str, tmp_path: Path, spawn: Callable[[dict[str, str]], ServeProcess]
+) -> None:
+    """Joins and seat requests made on one process while Redis is away reach the host's socket on the
+    other process when Redis returns (its resync), not at some later change."""
+    private = PrivateRedis(tmp_path)
+    private.start()
+    try:
+        env = {"DATABASE_URL": sqlite_url, "REDIS_URL": private.url, "MOTABLE_RATE_PER_SECOND": "0"}
+        a, b = spawn(env), spawn(env)
+        rooms = []
+        for _ in range(3):
+            made = httpx.post(f"{a.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+            rooms.append((made["room_id"], made["token"]))
+        with ExitStack() as stack:
+            hosts = [join_socket(stack, b, room_id, token, 0) for room_id, token in rooms]
+            private.stop()
+            for room_id, _token in rooms:
+                joined = httpx.post(f"{a.base_url}/api/rooms/{room_id}/join", json={"name": "Bo"})
+                assert joined.status_code == 201, joined.text
+            private.start()
+            for host, (room_id, _token) in zip(hosts, rooms, strict=True):
+                while host.room is None or len(host.room["seats"]) < 2:
+                    host.pump()
+                assert host.room == httpx.get(f"{b.base_url}/api/rooms/{room_id}").json()
+    finally:
+        private.stop()

@@ -191,6 +191,25 @@ def test_a_server_prunes_on_its_own_schedule(tmp_path: Path, sqlite_url: str) ->
         server.stop()
 
 
+def test_the_schedule_tells_the_alerts_a_pruned_room_is_gone(db: Database, tiny: str) -> None:
+    """The schedule publishes through the Publisher, so this process's listeners (the alerts, which
+    forget what they waited on in that room) hear "gone" as well as every process's sockets."""
+    from app.main import create_app
+
+    app = create_app(Settings(database_url=db.url, bot_delay=0, prune_every_hours=0.0005))
+    with TestClient(app) as client:
+        heard: list[tuple[str, str]] = []
+        runtime = client.app.state.runtime  # type: ignore[attr-defined]
+        runtime.publisher.listeners.append(lambda room_id, event: heard.append((room_id, event["kind"])))
+        made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+        age(db, made["room_id"], 2 * DAY)
+        deadline = time.monotonic() + 20
+        while (made["room_id"], "gone") not in heard:
+            assert time.monotonic() < deadline, "the schedule never told the listeners the room is gone"
+            time.sleep(0.05)
+        assert client.get(f"/api/rooms/{made['room_id']}").status_code == 404
+
+
 def test_zero_hours_keep_for_ever(client: TestClient, db: Database) -> None:
     made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
     age(db, made["room_id"], 3650 * DAY)

@@ -13,9 +13,11 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect as ws_connect
 
+from app.services.screens import ADDRESS_BURST, OPEN_CODES, ROOM_BURST
 from tests.servers import ServeProcess
 
 from .conftest import auth
+from .forwarded import forwarded_client, from_address
 from .test_api import error_code, new_room, started_room
 
 TINY = "tiny=tests.app.tiny_game"
@@ -208,19 +210,84 @@ def test_marking_another_screen_replaces_the_first_and_unmarking_ends_it(client:
     assert error_code(client.post("/api/rooms/nosuchroom12/screens")) == "not_found"
 
 
-def test_a_room_keeps_a_handful_of_codes_open(client: TestClient) -> None:
-    room = new_room(client)
-    room_id = room["room_id"]
-    codes = [_pair(client, room_id) for _ in range(10)]
-    live = [
-        c
-        for c in codes
-        if client.get(f"/api/rooms/{room_id}/screens/me", headers=auth(c["token"])).status_code == 200
-    ]
-    assert live == codes[-6:], "the oldest codes give way"
-    gone = codes[0]["code"]
-    if gone not in {c["code"] for c in live}:
-        assert error_code(_mark(client, room_id, room["token"], gone)) == "not_found"
+def test_a_room_keeps_a_handful_of_codes_open_and_tells_its_screens_when_one_gives_way(
+    database_url: str, tiny: str
+) -> None:
+    """Codes the room cannot keep give way, oldest first; the room's sockets hear it at once (issue 32:
+    a TV showed a dead code for minutes), so a screen asks for a new code instead of showing it."""
+    with forwarded_client(database_url, screen_codes_per_hour=0) as client:
+        room = new_room(client)
+        room_id = room["room_id"]
+        codes = [_pair(client, room_id) for _ in range(OPEN_CODES)]
+        with client.websocket_connect(f"/ws/rooms/{room_id}?screen=1") as screen:
+            assert screen.receive_json()["type"] == "snapshot"
+            codes += [_pair(client, room_id) for _ in range(4)]
+            # Someone joins after: everything sent before that room body came in order before it.
+            client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"})
+            heard = []
+            while not (
+                (frame := screen.receive_json())["type"] == "room" and len(frame["room"]["seats"]) == 2
+            ):
+                heard.append(frame)
+            assert {"type": "screens"} in heard, heard
+        live = [
+            c
+            for c in codes
+            if client.get(f"/api/rooms/{room_id}/screens/me", headers=auth(c["token"])).status_code == 200
+        ]
+        assert live == codes[-OPEN_CODES:], "the oldest codes give way"
+        gone = codes[0]["code"]
+        if gone not in {c["code"] for c in live}:
+            assert error_code(_mark(client, room_id, room["token"], gone)) == "not_found"
+
+
+def test_a_flood_of_pairing_codes_is_refused_and_the_shown_code_still_works(
+    database_url: str, tiny: str
+) -> None:
+    """Issue 32: six tokenless asks in 0.02 s pushed out the code the TV showed, and the host got 404.
+    Codes are limited per room and per client address; a refused ask pushes nothing out."""
+    with forwarded_client(database_url) as client:
+        room = new_room(client)
+        room_id = room["room_id"]
+        tv = client.post(f"/api/rooms/{room_id}/screens", headers=from_address("198.51.100.1"))
+        assert tv.status_code == 201
+        shown = tv.json()
+        flood = [
+            client.post(f"/api/rooms/{room_id}/screens", headers=from_address(f"203.0.113.{n + 1}"))
+            for n in range(OPEN_CODES)
+        ]
+        made = [answer for answer in flood if answer.status_code == 201]
+        assert len(made) == ROOM_BURST - 1 < OPEN_CODES - 1, "fewer than would push the TV's code out"
+        refused = flood[len(made) :]
+        assert all(error_code(answer) == "rate_limited" for answer in refused)
+        assert all(int(answer.headers["retry-after"]) > 0 for answer in refused)
+        # Every code made is still good, the TV's first: the host types it and it is the table.
+        for paired in [shown, *(answer.json() for answer in made)]:
+            assert (
+                client.get(f"/api/rooms/{room_id}/screens/me", headers=auth(paired["token"])).status_code
+                == 200
+            )
+        marked = _mark(client, room_id, room["token"], shown["code"])
+        assert marked.status_code == 200 and marked.json()["table_screen"] is True
+
+        # One address alone, in another room: a few codes, then refused, across rooms too.
+        other = new_room(client)["room_id"]
+        mine = [
+            client.post(f"/api/rooms/{other}/screens", headers=from_address("192.0.2.1")).status_code
+            for _ in range(ADDRESS_BURST + 1)
+        ]
+        assert mine == [201] * ADDRESS_BURST + [429]
+        third = new_room(client)["room_id"]
+        assert (
+            client.post(f"/api/rooms/{third}/screens", headers=from_address("192.0.2.1")).status_code == 429
+        )
+        # An unknown room costs the address nothing.
+        assert error_code(
+            client.post("/api/rooms/nosuchroom12/screens", headers=from_address("192.0.2.2"))
+        ) == ("not_found")
+        assert (
+            client.post(f"/api/rooms/{third}/screens", headers=from_address("192.0.2.2")).status_code == 201
+        )
 
 
 def test_the_mark_survives_a_restart_and_goes_to_the_rematch_the_screen_opens(

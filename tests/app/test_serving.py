@@ -25,6 +25,7 @@ from app.serving import AddressShare, trusted_networks, uvicorn_options
 from tests.forwarder import Forwarder
 from tests.servers import ServeProcess, free_port
 from tests.services import service_missing
+from tests.waiting import wait_for
 
 Spawn = Callable[..., ServeProcess]
 
@@ -156,13 +157,19 @@ def test_idle_keep_alive_connection_is_closed(serve: Spawn) -> None:
 def test_connection_cap_refuses_clearly_and_recovers(serve: Spawn) -> None:
     server = serve({"MOTABLE_MAX_CONNECTIONS": "8"})
     idle = [connect(server) for _ in range(8)]
-    try:
-        time.sleep(0.3)
+    answers: list[bytes] = []
+
+    def one_more() -> bool:
         with connect(server) as extra:
             extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            answer = read_all(extra)
-        # uvicorn's own answer past limit_concurrency: idle connections count, as sockets do.
-        assert answer.startswith(b"HTTP/1.1 503 ")
+            answers.append(read_all(extra))
+        return answers[-1].startswith(b"HTTP/1.1 503 ")
+
+    try:
+        # uvicorn's own answer past limit_concurrency: idle connections count, as sockets do. Until
+        # the server has taken in all 8, one more is still served.
+        wait_for(one_more)
+        assert all(answer.startswith(b"HTTP/1.1 200 ") for answer in answers[:-1]), answers
     finally:
         for sock in idle:
             sock.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -14,8 +15,10 @@ from app.cli import main
 from app.config import Settings
 from app.fairness import check_public_log
 from app.main import create_app
+from app.models import utcnow
 from app.services.takebacks import PER_ROUND, why_not
 from engines.core import get_engine
+from tests.waiting import wait_for
 
 from .conftest import NO_LIMITS, auth
 from .test_api import started_room
@@ -78,9 +81,11 @@ def test_a_card_played_is_taken_back_with_the_others_approval(client: TestClient
     assert asked.status_code == 201, asked.text
     takeback_id = asked.json()["takeback_id"]
     pending = {"id": takeback_id, "seat": 0, "version": after["version"], "approvals": [], "waiting_for": [1]}
+    lapses_at = state(client, room_id)["takeback"]["lapses_at"]
+    assert datetime.fromisoformat(lapses_at).tzinfo is not None
     for token in [*tokens, None]:
         body = state(client, room_id, token)
-        assert body["takeback"] == pending and body["version"] == after["version"]
+        assert body["takeback"] == {**pending, "lapses_at": lapses_at} and body["version"] == after["version"]
         assert body["can_take_back"] is False
 
     assert answer(client, room_id, tokens[0], takeback_id, "approve").status_code == 409  # not the asker
@@ -448,32 +453,323 @@ def test_a_takeback_across_two_processes(postgres_url: str, redis_url: str, spaw
         assert [p.body["view"] for p in (ann, bo)] == before_views
 
 
-def test_a_bot_holds_back_for_a_takeback(sqlite_url: str, tiny: str) -> None:
-    """A bot due after a move that may be taken back waits a little (time to ask), and no bot acts
-    while the table answers a takeback; once refused, the bot plays."""
-    import time
+# -- a pending takeback never stalls the table (issue 32) -------------------------------------------
 
-    from app.db import upgrade
-    from app.playing.bots import TAKEBACK_HOLD
 
-    upgrade(sqlite_url)
-    # Long enough that a loaded machine still asks within the hold (TAKEBACK_HOLD delays).
-    delay = 0.8
-    with TestClient(create_app(Settings(database_url=sqlite_url, bot_delay=delay, **NO_LIMITS))) as client:
-        room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-        room_id, ann = room["room_id"], room["token"]
-        client.post(url(room_id, "/bots"), headers=auth(ann), json={})  # seat 1: due after Ann
-        bo = client.post(url(room_id, "/join"), json={"name": "Bo"}).json()["token"]
-        client.post(url(room_id, "/start"), headers=auth(ann))
-        first = state(client, room_id, ann)
-        after = play(client, room_id, ann, first["legal_actions"][0], first["version"])
-        time.sleep(delay * 1.5)  # past the bot's usual delay, within its hold
-        assert state(client, room_id)["version"] == after["version"]
-        takeback_id = ask(client, room_id, ann, after["version"]).json()["takeback_id"]
-        time.sleep(delay * (TAKEBACK_HOLD + 2))  # past the hold: the bot still waits for the answer
-        assert state(client, room_id)["version"] == after["version"]
-        assert answer(client, room_id, bo, takeback_id, "refuse").status_code == 200
-        deadline = time.monotonic() + 10
-        while state(client, room_id)["version"] == after["version"] and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert state(client, room_id)["to_act"] == [2], "the bot played once the takeback was refused"
+class Clock:
+    """The takeback deadline's clock, moved on by a test instead of sleeping."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta()
+
+    def __call__(self) -> datetime:
+        return utcnow() + self.ahead
+
+
+def runtime_of(client: TestClient) -> Any:
+    return client.app.state.runtime  # type: ignore[attr-defined]
+
+
+def no_watch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process's own looks at a pending takeback come too late to matter in this test: only what
+    the request under test does at once can end the wait."""
+    from app.playing import master
+
+    monkeypatch.setattr(master, "TAKEBACK_WATCH_EVERY", 3600.0)
+
+
+def withdraw(client: TestClient, room_id: str, token: str | None, takeback_id: str) -> Any:
+    headers = auth(token) if token is not None else {}
+    return client.post(url(room_id, f"/takeback/{takeback_id}/withdraw"), headers=headers)
+
+
+def error_code(response: Any) -> str:
+    code: str = response.json()["error"]["code"]
+    return code
+
+
+def log_actions(client: TestClient, room_id: str) -> list[Any]:
+    return [e["action"] for e in client.get(url(room_id, "/log")).json()["entries"]]
+
+
+@pytest.fixture
+def held_client(database_url: str, tiny: str) -> Iterator[TestClient]:
+    """Bots wait long enough after a person's move for the test to ask (TAKEBACK_HOLD delays); a test
+    lets them play at once (`play_bots_now`) once the takeback is asked."""
+    with TestClient(create_app(Settings(database_url=database_url, bot_delay=30, **NO_LIMITS))) as client:
+        yield client
+
+
+def play_bots_now(client: TestClient) -> None:
+    runtime_of(client).bots._delay = 0
+
+
+def ann_bot_bo(client: TestClient) -> tuple[str, str, str]:
+    """Ann (seat 0, host), a bot (seat 1: due after Ann) and Bo (seat 2), started."""
+    room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    room_id, ann = room["room_id"], room["token"]
+    assert client.post(url(room_id, "/bots"), headers=auth(ann), json={}).status_code == 201
+    bo = client.post(url(room_id, "/join"), json={"name": "Bo"}).json()["token"]
+    assert client.post(url(room_id, "/start"), headers=auth(ann)).status_code == 200
+    return room_id, ann, bo
+
+
+def ann_asks(client: TestClient, room_id: str, ann: str) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """Ann plays her first card and asks to take it back: (the state before, after, the takeback id)."""
+    first = state(client, room_id, ann)
+    after = play(client, room_id, ann, first["legal_actions"][0], first["version"])
+    asked = ask(client, room_id, ann, after["version"])
+    assert asked.status_code == 201, asked.text
+    return first, after, asked.json()["takeback_id"]
+
+
+def test_a_bot_holds_back_for_a_takeback(held_client: TestClient) -> None:
+    """A bot due after a move that may be taken back holds back a while (time to ask), and no bot acts
+    while the table answers a takeback; once refused, the bot plays. What the runner is told to do is
+    read from `bot_turn`, so nothing here waits to see that nothing happens."""
+    client = held_client
+    room_id, ann, bo = ann_bot_bo(client)
+    turns = runtime_of(client).bot_turns
+    first = state(client, room_id, ann)
+    after = play(client, room_id, ann, first["legal_actions"][0], first["version"])
+    due = turns.bot_turn(room_id)
+    assert due is not None and due.seat == 1 and due.hold and due.takeback_lapses_in is None
+    takeback_id = ask(client, room_id, ann, after["version"]).json()["takeback_id"]
+    waiting = turns.bot_turn(room_id)
+    assert waiting is not None and waiting.seat == 1
+    assert waiting.takeback_lapses_in is not None and waiting.takeback_lapses_in > 0
+    play_bots_now(client)
+    assert answer(client, room_id, bo, takeback_id, "refuse").status_code == 200
+    wait_for(lambda: state(client, room_id)["to_act"] == [2])
+    assert state(client, room_id)["version"] == after["version"] + 1
+
+
+def test_the_asker_withdraws_and_the_bot_due_plays(held_client: TestClient) -> None:
+    client = held_client
+    room_id, ann, bo = ann_bot_bo(client)
+    _first, after, takeback_id = ann_asks(client, room_id, ann)
+    assert state(client, room_id)["takeback"]["waiting_for"] == [2]
+    play_bots_now(client)
+    withdrawn = withdraw(client, room_id, ann, takeback_id)
+    assert withdrawn.status_code == 200, withdrawn.text
+    assert withdrawn.json() == {"takeback_id": takeback_id, "withdrawn": True}
+    # Ann's card stands, and the bot, which waited while the table was asked, plays.
+    wait_for(lambda: state(client, room_id)["version"] == after["version"] + 1)
+    body = state(client, room_id, bo)
+    assert body["to_act"] == [2] and body["takeback"] is None
+    assert [e["seat"] for e in client.get(url(room_id, "/log")).json()["entries"]] == [0, 1]
+
+
+def test_withdrawing_refuses_everyone_but_the_asker_and_a_takeback_not_pending(client: TestClient) -> None:
+    room_id, tokens = started_room(client, humans=3)
+    ann, bo, _cy = tokens
+    _first, after, takeback_id = ann_asks(client, room_id, ann)
+    bodies = [state(client, room_id, t) for t in [*tokens, None]]
+
+    for token, status, code in ((bo, 403, "forbidden"), (None, 401, "unauthorized")):
+        refused = withdraw(client, room_id, token, takeback_id)
+        assert refused.status_code == status and error_code(refused) == code, refused.text
+    unknown = withdraw(client, room_id, ann, "AAAAAAAAAAAAAAAA")
+    assert unknown.status_code == 404 and error_code(unknown) == "not_found"
+    assert error_code(withdraw(client, room_id, ann, "A" * 33)) == "invalid_request"
+    # Refused requests change nothing: the table is still asked.
+    assert [state(client, room_id, t) for t in [*tokens, None]] == bodies
+
+    assert withdraw(client, room_id, ann, takeback_id).status_code == 200
+    assert state(client, room_id)["takeback"] is None
+    twice = withdraw(client, room_id, ann, takeback_id)
+    assert twice.status_code == 409 and error_code(twice) == "not_allowed"
+    assert twice.json()["error"]["message"] == "this takeback was withdrawn already"
+    late = answer(client, room_id, bo, takeback_id, "approve")
+    assert late.status_code == 409 and "withdrawn" in late.json()["error"]["message"]
+    again = ask(client, room_id, ann, after["version"])
+    assert again.status_code == 409 and again.json()["error"]["message"] == (
+        "you asked already and it was withdrawn"
+    )
+    assert state(client, room_id)["version"] == after["version"]
+    assert len(log_actions(client, room_id)) == 1  # Ann's card, and no takeback entry
+
+    # A refused takeback cannot be withdrawn either.
+    body = play(client, room_id, bo, state(client, room_id, bo)["legal_actions"][0], after["version"])
+    refused_id = ask(client, room_id, bo, body["version"]).json()["takeback_id"]
+    assert answer(client, room_id, ann, refused_id, "refuse").status_code == 200
+    late_withdraw = withdraw(client, room_id, bo, refused_id)
+    assert late_withdraw.status_code == 409 and "refused" in late_withdraw.json()["error"]["message"]
+
+
+def test_a_bot_standing_in_for_the_one_asked_ends_the_wait_and_plays(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review's stall: Ann asks, Bo (next to act) closes his tab and is gone, Ann lets a bot play
+    for him. Nobody at the table said yes, so Ann's card stands and Bo's bot plays."""
+    no_watch(monkeypatch)
+    room_id, (ann, bo) = started_room(client)
+    _first, after, takeback_id = ann_asks(client, room_id, ann)
+    assert state(client, room_id)["takeback"]["waiting_for"] == [1]
+    monkeypatch.setattr(runtime_of(client).times, "gone_after", 0.0)  # Bo is gone from now on
+    stood_in = client.post(url(room_id, "/seats/1/bot"), headers=auth(ann))
+    assert stood_in.status_code == 200, stood_in.text
+    assert state(client, room_id)["takeback"] is None
+    wait_for(lambda: state(client, room_id)["version"] == after["version"] + 1)
+    assert state(client, room_id)["to_act"] == [0]
+    assert {"takeback": after["version"] - 1} not in log_actions(client, room_id)
+    late = answer(client, room_id, bo, takeback_id, "approve")
+    assert late.status_code == 409 and "lapsed" in late.json()["error"]["message"]
+
+
+def test_a_removed_player_is_not_waited_for_and_the_others_agreed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cy said yes; Bo never answered and the host removes him: everyone still at the table agreed,
+    so the card is taken back."""
+    from .players import InProcessSocket, Player
+
+    no_watch(monkeypatch)
+    room_id, (ann, _bo, cy) = started_room(client, humans=3)
+    with client.websocket_connect(f"/ws/rooms/{room_id}?token={cy}") as ws:
+        Player(2, cy, InProcessSocket(ws))  # Cy stays at the table: her socket is open
+        first, after, takeback_id = ann_asks(client, room_id, ann)
+        assert answer(client, room_id, cy, takeback_id, "approve").status_code == 200
+        assert state(client, room_id)["takeback"]["waiting_for"] == [1]
+        monkeypatch.setattr(runtime_of(client).times, "gone_after", 0.0)
+        removed = client.post(url(room_id, "/seats/1/remove"), headers=auth(ann))
+        assert removed.status_code == 200, removed.text
+        back = state(client, room_id, ann)
+        assert back["version"] == after["version"] + 1 and back["view"] == first["view"]
+        assert back["takeback"] is None and back["to_act"] == [0]
+        assert log_actions(client, room_id)[-1] == {"takeback": after["version"] - 1}
+
+
+def test_the_one_asked_leaves_and_the_bot_taking_the_seat_plays(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_watch(monkeypatch)
+    room_id, (ann, bo) = started_room(client)
+    _first, after, _takeback_id = ann_asks(client, room_id, ann)
+    assert client.post(url(room_id, "/leave"), headers=auth(bo)).status_code == 200
+    assert state(client, room_id)["takeback"] is None
+    wait_for(lambda: state(client, room_id)["version"] == after["version"] + 1)
+    assert state(client, room_id, ann)["to_act"] == [0]
+
+
+def test_the_asker_leaving_takes_the_question_away(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_watch(monkeypatch)
+    room_id, (ann, bo, cy) = started_room(client, humans=3)
+    _first, after, takeback_id = ann_asks(client, room_id, ann)
+    assert answer(client, room_id, bo, takeback_id, "approve").status_code == 200
+    assert client.post(url(room_id, "/leave"), headers=auth(ann)).status_code == 200
+    body = state(client, room_id, bo)
+    assert body["takeback"] is None and body["version"] == after["version"] and body["to_act"] == [1]
+    late = answer(client, room_id, cy, takeback_id, "approve")
+    assert late.status_code == 409 and "lapsed" in late.json()["error"]["message"]
+
+
+def test_a_player_gone_while_asked_is_no_longer_waited_for(client: TestClient) -> None:
+    """Bo was at the table when Ann asked, then stayed away past the "gone" time: the process that
+    took the ask looks again, and with nobody left who said yes the card stands."""
+    from .test_people import gone
+
+    room_id, (ann, bo) = started_room(client)
+    _first, after, takeback_id = ann_asks(client, room_id, ann)
+    assert state(client, room_id)["takeback"]["waiting_for"] == [1]
+    gone(client, room_id, 1, runtime_of(client).times.gone_after + 60)
+    wait_for(lambda: state(client, room_id)["takeback"] is None)
+    body = state(client, room_id, bo)
+    assert body["version"] == after["version"] and body["to_act"] == [1]
+    late = answer(client, room_id, bo, takeback_id, "approve")
+    assert late.status_code == 409 and "lapsed" in late.json()["error"]["message"]
+
+
+def test_a_takeback_lapses_at_its_deadline_and_the_bot_plays(
+    held_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = held_client
+    clock = Clock()
+    deadline = runtime_of(client).views.verdicts.deadline
+    monkeypatch.setattr(deadline, "now", clock)
+    room_id, ann, bo = ann_bot_bo(client)
+    asked_at = clock()
+    _first, after, takeback_id = ann_asks(client, room_id, ann)
+    play_bots_now(client)
+    lapses_at = datetime.fromisoformat(state(client, room_id)["takeback"]["lapses_at"])
+    assert asked_at <= lapses_at - timedelta(seconds=deadline.seconds) <= clock()
+    clock.ahead = lapses_at - clock() - timedelta(seconds=1)
+    assert state(client, room_id)["takeback"] is not None  # a second to go: still asked
+    clock.ahead += timedelta(seconds=1)
+    # Lapsed for every reader at once, written down or not; then the bot plays.
+    assert all(state(client, room_id, t)["takeback"] is None for t in (ann, bo, None))
+    for refused in (
+        answer(client, room_id, bo, takeback_id, "approve"),
+        withdraw(client, room_id, ann, takeback_id),
+    ):
+        assert (
+            refused.status_code == 409
+            and refused.json()["error"]["message"] == "this takeback lapsed already"
+        )
+    wait_for(lambda: state(client, room_id)["version"] == after["version"] + 1)
+    assert state(client, room_id)["to_act"] == [2]
+    assert [e["seat"] for e in client.get(url(room_id, "/log")).json()["entries"]] == [0, 1]
+
+
+@pytest.mark.slow
+def test_a_takeback_never_stalls_a_real_server(sqlite_url: str, spawn: Any) -> None:
+    """Issue 32's stall on a real `motable serve`: Ann asks, Bo (next to act) closes his tab and is
+    gone, Ann lets a bot play for him, and the bot plays. In another room, Ann withdraws her asking
+    and the bot due after her plays."""
+    import httpx
+    from websockets.sync.client import connect as ws_connect
+
+    from .test_people_processes import TINY
+
+    # Bots hold back 2.5 times their delay after a move that may be taken back: time enough to ask.
+    env = {"MOTABLE_GAMES": TINY, "MOTABLE_GONE_AFTER": "1", "MOTABLE_BOT_DELAY": "3"}
+    server = spawn({"DATABASE_URL": sqlite_url, "MOTABLE_RATE_PER_SECOND": "0", **env})
+    base = f"{server.base_url}/api/rooms"
+
+    def get_state(room_id: str, token: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = httpx.get(
+            f"{base}/{room_id}/state", headers=auth(token) if token else None
+        ).json()
+        return body
+
+    def ann_plays_and_asks(room_id: str, ann: str) -> tuple[int, str]:
+        first = get_state(room_id, ann)
+        played = httpx.post(
+            f"{base}/{room_id}/actions",
+            headers=auth(ann),
+            json={"action": first["legal_actions"][0], "version": first["version"]},
+        )
+        assert played.status_code == 200, played.text
+        version: int = played.json()["version"]
+        asked = httpx.post(f"{base}/{room_id}/takeback", headers=auth(ann), json={"version": version})
+        assert asked.status_code == 201, asked.text
+        return version, asked.json()["takeback_id"]
+
+    made = httpx.post(base, json={"game": "tiny", "name": "Ann"}).json()
+    room_id, ann = made["room_id"], made["token"]
+    bo = httpx.post(f"{base}/{room_id}/join", json={"name": "Bo"}).json()["token"]
+    assert httpx.post(f"{base}/{room_id}/start", headers=auth(ann)).status_code == 200
+    with ws_connect(f"{server.ws_url}/ws/rooms/{room_id}?token={bo}") as bo_tab:
+        bo_tab.recv(timeout=10)
+        after, _takeback_id = ann_plays_and_asks(room_id, ann)
+        assert get_state(room_id)["takeback"]["waiting_for"] == [1]
+    # Bo's tab is closed; once he is gone, Ann lets a bot play for him, and it does.
+    wait_for(lambda: httpx.post(f"{base}/{room_id}/seats/1/bot", headers=auth(ann)).status_code == 200)
+    wait_for(lambda: get_state(room_id)["version"] == after + 1, seconds=20)
+    assert get_state(room_id, ann)["to_act"] == [0] and get_state(room_id)["takeback"] is None
+
+    made = httpx.post(base, json={"game": "tiny", "name": "Ann"}).json()
+    room_id, ann = made["room_id"], made["token"]
+    assert httpx.post(f"{base}/{room_id}/bots", headers=auth(ann), json={}).status_code == 201
+    bo = httpx.post(f"{base}/{room_id}/join", json={"name": "Bo"}).json()["token"]
+    assert httpx.post(f"{base}/{room_id}/start", headers=auth(ann)).status_code == 200
+    with ws_connect(f"{server.ws_url}/ws/rooms/{room_id}?token={bo}") as bo_tab:
+        bo_tab.recv(timeout=10)
+        after, takeback_id = ann_plays_and_asks(room_id, ann)
+        assert get_state(room_id)["takeback"]["waiting_for"] == [2]
+        withdrawn = httpx.post(f"{base}/{room_id}/takeback/{takeback_id}/withdraw", headers=auth(ann))
+        assert withdrawn.status_code == 200, withdrawn.text
+        wait_for(lambda: get_state(room_id)["version"] == after + 1, seconds=20)
+        assert get_state(room_id, bo)["to_act"] == [2]

@@ -8,7 +8,18 @@ from typing import Any
 
 from pydantic import Field
 
-from engines.core import Action, Engine, GameSpec, Options, RandomBot, Result, Rng, Scorepad, check_seat
+from engines.core import (
+    Action,
+    ActionWords,
+    Engine,
+    GameSpec,
+    Options,
+    RandomBot,
+    Result,
+    Rng,
+    Scorepad,
+    check_seat,
+)
 
 HAND = 2
 
@@ -51,6 +62,9 @@ class TinyEngine(Engine[TinyState]):
         fallback_bot="random",
         goal=None,  # it ends after `rounds` rounds, not at a total
         standing=None,  # the score pad's totals
+        action_words={
+            "play": ActionWords(done="played {card}", otherwise="played a card", ask="play a card")
+        },
     )
 
     def _deal(self, players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:

@@ -11,7 +11,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 
+from tests.app.conftest import postgres_admin, postgres_url, redis_url
+from tests.games import motable_games
 from tests.servers import ServeProcess
+
+# The database and Redis fixtures of the server tests, for browser tests that run two server processes.
+__all__ = ["postgres_admin", "postgres_url", "redis_url"]
 
 CHROMIUM = os.environ.get("MOTABLE_CHROMIUM", "/usr/bin/chromium")
 
@@ -45,6 +50,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
             # ...and every player of every test comes from this one address, some playing whole
             # matches over HTTP (test_replay): the request limit is lifted (tests/app test it).
             "MOTABLE_RATE_PER_SECOND": "0",
+            # ...and every table screen page asks for a pairing code from it (tests/app test the limit).
+            "MOTABLE_SCREEN_CODES_PER_HOUR": "0",
+            # The test suite's own games, as this process registers them: the per-game checks loop
+            # over the registry, so the server must know every game they name.
+            "MOTABLE_GAMES": motable_games(),
         },
         folder / "server.log",
     )

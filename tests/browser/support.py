@@ -62,6 +62,25 @@ def add_bot_and_start(host: Page, seats_before_bot: int) -> None:
     host.click("#start-button")
 
 
+# Resolves once the page has drawn twice more (what a resize or a state set off has started) and every
+# animation with an end has ended: cards in flight, panels fading in. Endless ones are left, and so
+# are the stylesheet's own animations when `css` is false.
+_MOTION_DONE = """async (css) => {
+  await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+  const ending = document.getAnimations().filter(
+    (a) => a.effect?.getComputedTiming().endTime !== Infinity && (css || !(a instanceof CSSAnimation)),
+  );
+  await Promise.all(ending.map((a) => a.finished.catch(() => null)));
+}"""
+
+
+def motion_done(page: Page, css: bool = True) -> None:
+    """Waits until what moves on the page has come to rest (for a screenshot, or a contrast check),
+    instead of a fixed wait that guesses how long the motion lasts. `css=False`: only what the
+    scripts move (cards in flight), while a stylesheet's pulse goes on."""
+    page.evaluate(_MOTION_DONE, css)
+
+
 def hand_ids(page: Page) -> list[int]:
     ids = page.eval_on_selector_all("#hand [data-card-id]", "nodes => nodes.map(n => n.dataset.cardId)")
     return [int(i) for i in ids]

@@ -15,7 +15,15 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.servers import ServeProcess
 
 from .axe import serious_violations
-from .support import SCREENSHOTS, add_bot_and_start, close_summary, create_room, game_over, version
+from .support import (
+    SCREENSHOTS,
+    add_bot_and_start,
+    close_summary,
+    create_room,
+    game_over,
+    motion_done,
+    version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -172,7 +180,7 @@ def check_the_table_at_both_sizes(page: Page, game: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width, height in ((1280, 800), (375, 812)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(300)
+        motion_done(page)
         page.screenshot(path=str(SHOTS / f"{game}-{width}.png"))
         found = serious_violations(page)
         assert found == [], f"{game} at {width} px:\n" + "\n".join(found)

@@ -17,7 +17,9 @@ from .support import game_over, shoot, version
 
 pytestmark = pytest.mark.browser
 
-MOVES = ", ".join(f"#table .{box} button[data-action]:not([disabled])" for box in ("mk-moves", "mk-extra"))
+MOVES = ", ".join(
+    f"#table .{box} button[data-action]:not([disabled])" for box in ("mokuru-moves", "mokuru-extra")
+)
 
 
 def click_some_move(page: Page, rng: random.Random) -> bool:
@@ -66,18 +68,18 @@ def test_two_people_and_a_rival_bot_play_mokuru_to_a_grandmaster(
     start_match(server, ann, bo)
 
     for page in (ann, bo):
-        expect(page.locator("#table .mk-board")).to_be_visible()
-        expect(page.locator("#table .mk-belt")).to_have_count(6)  # the short game: 5 belts + Grandmaster
-        expect(page.locator("#table .mk-moves button")).to_have_count(4)
-    expect(bo.locator("#table .mk-moves")).to_contain_text("Extreme: one finger, 1 try")
+        expect(page.locator("#table .mokuru-board")).to_be_visible()
+        expect(page.locator("#table .mokuru-belt")).to_have_count(6)  # the short game: 5 belts + Grandmaster
+        expect(page.locator("#table .mokuru-moves button")).to_have_count(4)
+    expect(bo.locator("#table .mokuru-moves")).to_contain_text("Extreme: one finger, 1 try")
     shoot(bo, "mokuru-difficulty")
     ann.click("text=Normal: two fingers, 3 tries")
     # Bo uses the keyboard: Tab reaches the moves, Enter makes one.
-    easy = bo.locator("#table .mk-moves button", has_text="Easy: one hand, 3 tries")
+    easy = bo.locator("#table .mokuru-moves button", has_text="Easy: one hand, 3 tries")
     easy.focus()
     expect(easy).to_be_focused()
     bo.keyboard.press("Enter")
-    expect(bo.locator("#table .mk-seat[data-seat='1']")).to_contain_text("Easy · one hand · 3 tries")
+    expect(bo.locator("#table .mokuru-seat[data-seat='1']")).to_contain_text("Easy · one hand · 3 tries")
 
     rng = random.Random(3)
     seen_trick = False
@@ -86,9 +88,9 @@ def test_two_people_and_a_rival_bot_play_mokuru_to_a_grandmaster(
         assert time.monotonic() < deadline, "the match did not finish in time"
         acted = False
         for page in (ann, bo):
-            if not seen_trick and page.locator("#table .mk-card .mk-diagram").count():
+            if not seen_trick and page.locator("#table .mokuru-card .mokuru-diagram").count():
                 seen_trick = True
-                expect(page.locator("#table .mk-card .mk-card-name")).not_to_be_empty()
+                expect(page.locator("#table .mokuru-card .mokuru-card-name")).not_to_be_empty()
                 shoot(ann, "mokuru-trick")
                 shoot(bo, "mokuru-trick")
             acted = click_some_move(page, rng) or acted
@@ -96,8 +98,8 @@ def test_two_people_and_a_rival_bot_play_mokuru_to_a_grandmaster(
             time.sleep(0.05)
     assert seen_trick
     for page in (ann, bo):
-        expect(page.locator("#table .mk-celebration")).to_contain_text("Grandmaster")
-        expect(page.locator("#table .mk-board li[data-belt] .mk-pawn")).to_have_count(3)
+        expect(page.locator("#table .mokuru-celebration")).to_contain_text("Grandmaster")
+        expect(page.locator("#table .mokuru-board li[data-belt] .mokuru-pawn")).to_have_count(3)
         # Witnessed: the winning success was confirmed by another player, as the log says.
         expect(page.locator("#game-log")).to_contain_text("confirmed")
         expect(page.locator("#game-log")).to_contain_text("Grandmaster!")

@@ -106,19 +106,20 @@ def test_a_duel_played_then_the_bots_immunity_out_of_turn(
         if confirm.count():
             confirm.click()
         time.sleep(0.05)
-    bot_seat = ann.locator(f"#table .mk-seat[data-seat='{BOT}']")
-    expect(bot_seat.locator(".mk-chip")).to_have_text("Immunity")
+    bot_seat = ann.locator(f"#table .mokuru-seat[data-seat='{BOT}']")
+    expect(bot_seat.locator(".mokuru-chip")).to_have_text("Immunity")
 
     # Ann draws the Duel and challenges Bo; the duel trick shows both performers.
     ann.locator(draw).click()
     ann.locator(key({"type": "target", "seat": 1})).click()
     ann.locator(draw).click()
     for page in (ann, bo):
-        expect(page.locator("#table .mk-card .mk-chip", has_text="Duel")).to_be_visible()
-        expect(page.locator("#table .mk-versus .mk-side")).to_have_count(2)
-        expect(page.locator("#table .mk-versus .mk-side.is-current .mk-dot.is-left")).to_have_count(3)
-    expect(ann.locator("#table .mk-versus")).to_have_attribute("aria-label", "Duel: You against Bo")
-    expect(bo.locator("#table .mk-versus")).to_have_attribute("aria-label", "Duel: Ann against You")
+        expect(page.locator("#table .mokuru-card .mokuru-chip", has_text="Duel")).to_be_visible()
+        expect(page.locator("#table .mokuru-versus .mokuru-side")).to_have_count(2)
+        tries = page.locator("#table .mokuru-versus .mokuru-side.is-current .mokuru-dot.is-left")
+        expect(tries).to_have_count(3)
+    expect(ann.locator("#table .mokuru-versus")).to_have_attribute("aria-label", "Duel: You against Bo")
+    expect(bo.locator("#table .mokuru-versus")).to_have_attribute("aria-label", "Duel: Ann against You")
     shoot(bo, "mokuru-duel")
     shoot(ann, "mokuru-duel")
     ann.locator(key({"type": "report", "outcome": "landed"})).click()
@@ -139,7 +140,7 @@ def test_a_duel_played_then_the_bots_immunity_out_of_turn(
     expect(ann.locator("#game-log")).to_contain_text(
         re.compile(r"used Immunity against (Negative Boost|Swap|Belt Steal)")
     )
-    expect(bot_seat.locator(".mk-chip")).to_have_count(0)
+    expect(bot_seat.locator(".mokuru-chip")).to_have_count(0)
     shoot(ann, "mokuru-immunity")
 
 
@@ -161,22 +162,22 @@ def test_darkness_chooser_and_a_marathon_line_up_that_shrinks(
 
     # Ann is possessed: only she sees the deck's tricks, grouped by category.
     ann.locator(key({"type": "draw"})).click()
-    chooser = ann.locator("#table .mk-darkness-chooser")
+    chooser = ann.locator("#table .mokuru-darkness-chooser")
     expect(chooser).to_be_visible()
     expect(chooser.locator("h3", has_text="Challenge")).to_be_visible()
-    expect(bo.locator("#table .mk-darkness-chooser")).to_have_count(0)
+    expect(bo.locator("#table .mokuru-darkness-chooser")).to_have_count(0)
     expect(bo.locator("#table button[data-action=impose]")).to_have_count(0)
     shoot(ann, "mokuru-darkness")
     ann.locator(key({"type": "impose", "card": marathon})).click()
-    expect(bo.locator("#table .mk-seat[data-seat='1']")).to_contain_text("Darkness trick next")
+    expect(bo.locator("#table .mokuru-seat[data-seat='1']")).to_contain_text("Darkness trick next")
 
     # Bo's turn: the Marathon, everyone in a line from Bo; Bo misses and drops out.
     bo.locator(key({"type": "draw"})).click()
-    line = ann.locator("#table .mk-lineup li")
+    line = ann.locator("#table .mokuru-lineup li")
     expect(line).to_have_count(3)
-    expect(ann.locator("#table .mk-lineup-count")).to_have_text("3 of 3 still in")
+    expect(ann.locator("#table .mokuru-lineup-count")).to_have_text("3 of 3 still in")
     bo.locator(key({"type": "report", "outcome": "missed"})).click()
-    expect(ann.locator("#table .mk-lineup li.is-out")).to_have_text("Bo out")
-    expect(ann.locator("#table .mk-lineup-count")).to_have_text("2 of 3 still in")
+    expect(ann.locator("#table .mokuru-lineup li.is-out")).to_have_text("Bo out")
+    expect(ann.locator("#table .mokuru-lineup-count")).to_have_text("2 of 3 still in")
     shoot(ann, "mokuru-marathon")
     shoot(bo, "mokuru-marathon")

@@ -75,11 +75,11 @@ def script(seed: int) -> tuple[list[Step], MokuruEngine] | None:
 
 
 def key(action: dict[str, Any]) -> str:
-    return f"#table .mk-moves button[data-key='{json.dumps(action, separators=(',', ':'))}']"
+    return f"#table .mokuru-moves button[data-key='{json.dumps(action, separators=(',', ':'))}']"
 
 
 def named(seat: int, kind: str) -> str:
-    return f"#table .mk-extra button.mk-named[data-seat='{seat}'][data-action='{kind}']"
+    return f"#table .mokuru-extra button.mokuru-named[data-seat='{seat}'][data-action='{kind}']"
 
 
 def test_players_not_due_steal_a_trick_and_use_immunity_from_their_own_buttons(
@@ -106,23 +106,23 @@ def test_players_not_due_steal_a_trick_and_use_immunity_from_their_own_buttons(
     phone.select_option("#starter-choice", "0")
     phone.click("#start-button")
     for name in NAMES:
-        expect(phone.locator("#table .mk-device-who")).to_have_text(name)
+        expect(phone.locator("#table .mokuru-device-who")).to_have_text(name)
         phone.locator(key({"type": "difficulty", "level": "extreme"})).click()
-    expect(phone.locator("#table .mk-seat[data-seat='2']")).to_contain_text("Extreme")
+    expect(phone.locator("#table .mokuru-seat[data-seat='2']")).to_contain_text("Extreme")
 
     for kind, seat, move in steps:
         before = version(phone)
         if kind == "waited":
-            expect(phone.locator("#table .mk-device-who")).to_have_text(NAMES[seat])
+            expect(phone.locator("#table .mokuru-device-who")).to_have_text(NAMES[seat])
             phone.locator(key(move)).click()
         elif kind == "steal":
-            trick = phone.locator("#table .mk-card-name").inner_text()
+            trick = phone.locator("#table .mokuru-card-name").inner_text()
             button = phone.locator(named(seat, "steal"))
             expect(button).to_have_text(f"{NAMES[seat]}: steal {trick} from Cy")
             # Cy, who is due, waits a moment while Bo may steal; Bo's button is on Cy's screen.
-            expect(phone.locator("#table .mk-device-who")).to_have_text("Cy")
-            expect(phone.locator("#table .mk-hold")).to_contain_text("Bo may act out of turn")
-            expect(phone.locator("#table .mk-moves button").first).to_be_disabled()
+            expect(phone.locator("#table .mokuru-device-who")).to_have_text("Cy")
+            expect(phone.locator("#table .mokuru-hold")).to_contain_text("Bo may act out of turn")
+            expect(phone.locator("#table .mokuru-moves button").first).to_be_disabled()
             shoot(phone, "mokuru-one-device-steal")
             phone.set_viewport_size({"width": 1280, "height": 800})
             shoot(phone, "mokuru-one-device-steal-laptop")
@@ -132,7 +132,7 @@ def test_players_not_due_steal_a_trick_and_use_immunity_from_their_own_buttons(
         else:
             button = phone.locator(named(seat, "immunity"))
             expect(button).to_have_text(re_immunity(NAMES[seat]))
-            expect(phone.locator("#table .mk-device-who")).to_have_text("Ann")
+            expect(phone.locator("#table .mokuru-device-who")).to_have_text("Ann")
             shoot(phone, "mokuru-one-device-immunity")
             button.click()
             expect(phone.locator("#game-log")).to_contain_text("Cy used Immunity against")

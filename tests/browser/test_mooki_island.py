@@ -63,9 +63,9 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
     shoot(ann, "mooki-island-start-screen")
     ann.click("#start-button")
     expect(ann.locator(".mooki")).to_be_visible()
-    expect(ann.locator(".mk-pile")).to_have_count(2)
-    expect(ann.locator(".mk-collection")).to_have_count(2)
-    expect(ann.locator(".mk-collection.is-theirs .mk-chip")).to_have_text("youngest")
+    expect(ann.locator(".mooki-pile")).to_have_count(2)
+    expect(ann.locator(".mooki-collection")).to_have_count(2)
+    expect(ann.locator(".mooki-collection.is-theirs .mooki-chip")).to_have_text("youngest")
     shots = {"take", "choice", "spider-choice"}
     deadline = time.monotonic() + 120
     while not game_over(ann):
@@ -82,10 +82,10 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
                 shoot(ann, "mooki-island-take")
             click_and_wait(ann, "#table button[data-action=take]", keyboard=True)
             # Keyboard focus moves on to the two sides of the card just drawn.
-            expect(ann.locator(".mk-choice")).to_have_count(2)
+            expect(ann.locator(".mooki-choice")).to_have_count(2)
             ann.wait_for_function("() => document.activeElement?.dataset.action === 'place'")
         elif kind == "place":
-            words = ann.locator(".mk-choice-words").all_inner_texts()
+            words = ann.locator(".mooki-choice-words").all_inner_texts()
             assert all(w.startswith("Keep the ") or w == "Send the Spider to Ada" for w in words), words
             if "choice" in shots:
                 shots.discard("choice")
@@ -98,17 +98,17 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
             assert kind == "return"
             shoot(ann, "mooki-island-return")
             click_and_wait(ann, "#table button[data-action=return]")
-        aid = ann.locator(".mk-aid")
+        aid = ann.locator(".mooki-aid")
         if aid.count():
             expect(aid).to_contain_text("Sun")
-    expect(ann.locator(".mk-end")).to_be_visible()
-    expect(ann.locator(".mk-sorting tbody tr")).to_have_count(6)
-    expect(ann.locator(".mk-winner-line")).to_contain_text("win")
-    expect(ann.locator("svg.mk-poster")).to_be_visible()
-    assert ann.locator("svg.mk-poster .p-mooki").count() > 5
+    expect(ann.locator(".mooki-end")).to_be_visible()
+    expect(ann.locator(".mooki-sorting tbody tr")).to_have_count(6)
+    expect(ann.locator(".mooki-winner-line")).to_contain_text("win")
+    expect(ann.locator("svg.mooki-poster")).to_be_visible()
+    assert ann.locator("svg.mooki-poster .p-mooki").count() > 5
     shoot(ann, "mooki-island-end")
-    ann.locator(".mk-poster-wrap").scroll_into_view_if_needed()
-    ann.locator(".mk-poster-wrap").screenshot(path=str(SCREENSHOTS / "mooki-island-poster-375.png"))
+    ann.locator(".mooki-poster-wrap").scroll_into_view_if_needed()
+    ann.locator(".mooki-poster-wrap").screenshot(path=str(SCREENSHOTS / "mooki-island-poster-375.png"))
     # No state the page received ever held a face the pile tops or the drawn card kept hidden:
     # a face id shown under a pile's top or as the bot's unchosen side would repeat below.
     seen_tops = [s["view"]["piles"] for s in frames.states if s.get("view")]
@@ -141,14 +141,14 @@ def test_two_friends_play_in_two_browsers(server: ServeProcess, new_player: Call
             if kind == "take":
                 # The other player sees only the side that was up, and that a choice is being made.
                 name = "Ann" if page is ann else "Bo"
-                expect(other.locator(".mk-drawn h2")).to_contain_text(f"{name} is choosing")
-                expect(other.locator(".mk-drawn .mk-back")).to_have_count(1)
+                expect(other.locator(".mooki-drawn h2")).to_contain_text(f"{name} is choosing")
+                expect(other.locator(".mooki-drawn .mooki-back")).to_have_count(1)
                 if not saw_waiting:
                     saw_waiting = True
                     shoot(other, "mooki-island-opponent-choosing")
         if not acted:
             time.sleep(0.05)
     for page in pages:
-        expect(page.locator("svg.mk-poster")).to_be_visible()
-        expect(page.locator(".mk-winner-line")).to_be_visible()
+        expect(page.locator("svg.mooki-poster")).to_be_visible()
+        expect(page.locator(".mooki-winner-line")).to_be_visible()
     shoot(bo, "mooki-island-two-friends-end")

@@ -22,7 +22,7 @@ from .support import MOVE, create_room, game_over, hand_ids, shoot, version
 
 pytestmark = pytest.mark.browser
 
-MOKURU_MOVES = "#table .mk-moves button[data-action]:not([disabled])"
+MOKURU_MOVES = "#table .mokuru-moves button[data-action]:not([disabled])"
 NEWER = "v => Number(document.body.dataset.version) > v"
 
 
@@ -60,10 +60,10 @@ def test_three_players_around_one_phone_play_mokuru(
 
     # Everyone chooses a difficulty in turn on the same page: the big line names who is due.
     for name, level in (("Ann", "Normal"), ("Bo", "Easy"), ("Cy", "Extreme")):
-        expect(phone.locator("#table .mk-device-who")).to_have_text(name)
-        expect(phone.locator("#table .mk-device-what")).to_have_text("Choose your difficulty")
+        expect(phone.locator("#table .mokuru-device-who")).to_have_text(name)
+        expect(phone.locator("#table .mokuru-device-what")).to_have_text("Choose your difficulty")
         phone.locator(MOKURU_MOVES, has_text=f"{level}:").click()
-    expect(phone.locator("#table .mk-seat[data-seat='2']")).to_contain_text("Extreme")
+    expect(phone.locator("#table .mokuru-seat[data-seat='2']")).to_contain_text("Extreme")
 
     rng = random.Random(5)
     names_due: set[str] = set()
@@ -77,8 +77,8 @@ def test_three_players_around_one_phone_play_mokuru(
         if not buttons.count():
             time.sleep(0.05)
             continue
-        who = phone.locator("#table .mk-device-who").inner_text()
-        what = phone.locator("#table .mk-device-what").inner_text()
+        who = phone.locator("#table .mokuru-device-who").inner_text()
+        what = phone.locator("#table .mokuru-device-what").inner_text()
         names_due.add(who)
         if not shot and " tries" in what:
             # "Bo: 3 Flips back — 3 tries", big enough to read across the table.
@@ -95,7 +95,7 @@ def test_three_players_around_one_phone_play_mokuru(
         except PlaywrightTimeout:
             continue
     assert shot and names_due == {"Ann", "Bo", "Cy"}
-    expect(phone.locator("#table .mk-celebration")).to_contain_text(
+    expect(phone.locator("#table .mokuru-celebration")).to_contain_text(
         re.compile(r"(Ann|Bo|Cy) is Grandmaster!")
     )
     expect(phone.locator("#game-over h2")).to_have_text(re.compile(r"^(Ann|Bo|Cy) wins!$"))

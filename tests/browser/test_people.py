@@ -4,7 +4,6 @@ approved, a move clock's countdown, a bot playing for an absent player, and the 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterator
 
 import httpx
@@ -232,10 +231,11 @@ def test_countdown_and_a_bot_playing_for_an_absent_player(
     for width, height in ((375, 800), (1280, 900)):
         ann.set_viewport_size({"width": width, "height": height})
         shoot(ann, "people-countdown")
-    time.sleep(2.2)
-    # Bo has been gone long enough: Ann lets a bot play for him; his seat keeps his name.
-    # With time alone Bo turns from "away" to someone a bot may play for.
-    bo_row.get_by_role("button", name="Let a bot play").click()
+    # With time alone (the room's "gone" time, 2 s here) Bo turns from "away" to someone a bot may
+    # play for: Ann's page offers it then, and she lets a bot play for him; his seat keeps his name.
+    stand_in = bo_row.get_by_role("button", name="Let a bot play")
+    expect(stand_in).to_be_visible()
+    stand_in.click()
     expect(bo_row.locator(".presence")).to_have_text("bot playing")
     expect(bo_row).to_contain_text("Bo")
     # The bot plays Bo's turn: it is Ann's turn now.

@@ -64,9 +64,11 @@ def other_site(tmp_path: Path) -> Iterator[str]:
 def framed_room_renders(page: Page, share_url: str, site: str, folder: Path) -> bool:
     (folder / "frame.html").write_text(f'<iframe id="f" src="{share_url}" width="600" height="400"></iframe>')
     page.goto(f"{site}/frame.html")
-    page.wait_for_timeout(2500)
     framed = [frame for frame in page.frames if frame is not page.main_frame]
     assert len(framed) == 1, "the frame was not made at all"
+    # The room page's own markup holds #room: once the frame has loaded (the room page or the
+    # browser's refusal in its place), it has it or never will.
+    framed[0].wait_for_load_state("load")
     rendered: bool = framed[0].evaluate("() => !!document.getElementById('room')")
     return rendered
 

@@ -12,11 +12,46 @@ from playwright.sync_api import Page, expect
 
 from tests.servers import ServeProcess
 
-from .support import SCREENSHOTS, create_room
+from .support import SCREENSHOTS, create_room, motion_done
 
 pytestmark = pytest.mark.browser
 
 SHOTS = SCREENSHOTS / "games"
+
+
+# Counts the page's reads of its room's log (it reads one only to recap a return) and the ones it is
+# done with: done once the code that asked has had the answer and drawn what it makes of it.
+LOG_READS = """(() => {
+  const reads = { started: 0, done: 0 };
+  window.__logReads = reads;
+  const fetch = window.fetch.bind(window);
+  const finish = () => setTimeout(() => { reads.done += 1; });
+  window.fetch = async (input, init) => {
+    const url = new URL(typeof input === "string" ? input : input.url, location.href);
+    if (!url.pathname.endsWith("/log")) return fetch(input, init);
+    reads.started += 1;
+    let response;
+    try {
+      response = await fetch(input, init);
+    } catch (error) {
+      finish();
+      throw error;
+    }
+    const text = response.text.bind(response);
+    response.text = () => text().finally(finish);
+    return response;
+  };
+})();"""
+
+
+def recap_settled(page: Page, version: int) -> None:
+    """Returns once the page shows `version` and is done with every log it read: what it shows of
+    "Since you left" (the card, the marks) is then as it stays, since it looks for a recap only when
+    it draws its first state after a return. So "nothing shown" is checked after the moment it would
+    have been shown, not after a guessed wait."""
+    page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=version)
+    page.wait_for_function("() => window.__logReads.started === window.__logReads.done")
+    motion_done(page)
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -52,6 +87,7 @@ def test_since_you_left_lists_the_moves_and_dismisses(
     server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
     ann = new_player(375, 812)
+    ann.add_init_script(LOG_READS)
     url = create_room(ann, server.base_url, "Ann")
     room_id = url.split("/r/")[1].split("#")[0]
     with httpx.Client(base_url=server.base_url) as http:
@@ -91,8 +127,7 @@ def test_since_you_left_lists_the_moves_and_dismisses(
 
         # Seen: a reload shows no card.
         ann.reload()
-        expect(ann.locator("#game-panel")).to_be_visible()
-        ann.wait_for_timeout(500)
+        recap_settled(ann, http.get(f"/api/rooms/{room_id}").json()["version"])
         expect(card).to_be_hidden()
 
         # The ✕ dismisses as well.
@@ -146,7 +181,7 @@ def on_table(page: Page) -> set[str]:
 def shoot_marks(page: Page, name: str) -> None:
     """The card above the table and the marks on it, once the cards have flown in (mid-pulse)."""
     ALERT_SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(700)
+    motion_done(page, css=False)
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ALERT_SHOTS / f"{name}.png"))
     table = page.locator("#table")
@@ -162,6 +197,7 @@ def test_since_you_left_shows_the_moves_on_the_mojo_table(
     server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
     ann = new_player(1280, 800)
+    ann.add_init_script(LOG_READS)
     url = create_room(ann, server.base_url, "Ann")
     room_id = url.split("/r/")[1].split("#")[0]
     with httpx.Client(base_url=server.base_url) as http:
@@ -195,19 +231,12 @@ def test_since_you_left_shows_the_moves_on_the_mojo_table(
         expect(ann.locator("#since-you-left")).to_be_hidden()
         ann.wait_for_function("() => document.querySelectorAll('#table .since-moved').length === 2")
 
-        # Watching, a move that arrives is no return: nothing is marked for it.
+        # Watching, moves that arrive are no return: nothing is marked for them. Ann plays (her turn may
+        # go on: equal cards play again), then the others do while she watches.
         ann.evaluate(UNMARK)
-        state = http.get(f"/api/rooms/{room_id}/state", headers=bearer(tokens[0])).json()
-        answer = http.post(
-            f"/api/rooms/{room_id}/actions",
-            json={"action": state["legal_actions"][0]},
-            headers=bearer(tokens[0]),
-        )
-        assert answer.status_code == 200
-        play_until(http, room_id, tokens, seat=0)
-        now = http.get(f"/api/rooms/{room_id}").json()["version"]
-        ann.wait_for_function("v => Number(document.body.dataset.version) === v", arg=now)
-        ann.wait_for_timeout(400)
+        assert play_until(http, room_id, tokens, seat=1) >= 1
+        assert play_until(http, room_id, tokens, seat=0) >= 1
+        recap_settled(ann, http.get(f"/api/rooms/{room_id}").json()["version"])
         assert marked(ann)["seats"] == [] and marked(ann)["cards"] == []
         expect(ann.locator("#since-you-left")).to_be_hidden()
 

@@ -127,15 +127,15 @@ def test_mooki_island_piles_show_their_depth_under_the_csp(
     ann.click("#bot-button")
     expect(ann.locator("#seat-list .seat-item:not(.is-empty)")).to_have_count(2)
     ann.click("#start-button")
-    ann.wait_for_selector("#table .mk-stack .mk-edge")
+    ann.wait_for_selector("#table .mooki-stack .mooki-edge")
     # A pile of 17 or 18 cards is drawn four edges deep (the CSP used to drop the depth).
     depth = ann.evaluate(
-        "() => Math.max(...[...document.querySelectorAll('#table .mk-stack')].map((s) =>"
+        "() => Math.max(...[...document.querySelectorAll('#table .mooki-stack')].map((s) =>"
         " Number(getComputedStyle(s).getPropertyValue('--depth') || 0)))"
     )
     assert depth == 4
     padding = ann.evaluate(
-        "() => Math.max(...[...document.querySelectorAll('#table .mk-stack')].map((s) =>"
+        "() => Math.max(...[...document.querySelectorAll('#table .mooki-stack')].map((s) =>"
         " parseFloat(getComputedStyle(s).paddingBottom)))"
     )
     assert padding >= 12

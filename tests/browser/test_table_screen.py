@@ -321,11 +321,11 @@ def test_a_whole_mooki_island_match_on_the_marked_table_screen_and_its_rematch(
         # Around a marked table a seated phone shows its hand, whichever link opened it.
         in_hand_view(phone, name)
         # The other collection is on the screen, not on the phone.
-        expect(phone.locator("#table .mk-collection.is-theirs")).to_be_hidden()
+        expect(phone.locator("#table .mooki-collection.is-theirs")).to_be_hidden()
     for watcher in (t.cy, t.di):
         expect(watcher.locator("#hand-bar")).to_be_hidden()
         expect(watcher.locator("#room.is-hand-view")).to_have_count(0)
-    expect(t.di.locator("#table .mk-collection").first).to_be_visible()
+    expect(t.di.locator("#table .mooki-collection").first).to_be_visible()
     # Started from the screen, the room's options decide who starts.
     expect(screen.locator("#screen-turn .screen-turn-text")).to_have_text(re.compile(r"^(Ann|Bo)'s turn$"))
 
@@ -339,7 +339,7 @@ def test_a_whole_mooki_island_match_on_the_marked_table_screen_and_its_rematch(
     # "Show table" brings the whole table back on the phone, and hides it again.
     t.bo.click("#hand-bar .hand-toggle")
     expect(t.bo.locator("#room.is-hand-view")).to_have_count(0)
-    expect(t.bo.locator("#table .mk-collection.is-theirs")).to_be_visible()
+    expect(t.bo.locator("#table .mooki-collection.is-theirs")).to_be_visible()
     t.bo.click("#hand-bar .hand-toggle")
     expect(t.bo.locator("#room.is-hand-view")).to_have_count(1)
 
@@ -489,8 +489,8 @@ def test_a_mokuru_duel_on_the_marked_screen_refereed_from_the_phones(
         t.hidden.sample()
     for phone, name in ((t.ann, "Ann"), (t.bo, "Bo"), (t.cy, "Cy")):
         in_hand_view(phone, name)
-        expect(phone.locator("#table .mk-board")).to_be_hidden()
-    expect(screen.locator("#screen-table .mk-board")).to_be_visible()
+        expect(phone.locator("#table .mokuru-board")).to_be_hidden()
+    expect(screen.locator("#screen-table .mokuru-board")).to_be_visible()
 
     # Ann draws the Duel on her phone and challenges Bo; the screen shows both performers.
     draw = key({"type": "draw"})
@@ -500,10 +500,11 @@ def test_a_mokuru_duel_on_the_marked_screen_refereed_from_the_phones(
     t.hidden.sample()
     t.ann.locator(draw).click()
     t.hidden.sample()
-    expect(screen.locator("#screen-table .mk-card .mk-chip", has_text="Duel")).to_be_visible()
-    expect(screen.locator("#screen-table .mk-versus .mk-side")).to_have_count(2)
-    expect(screen.locator("#screen-table .mk-versus")).to_have_attribute("aria-label", "Duel: Ann against Bo")
-    expect(t.ann.locator("#table .mk-trick")).to_be_hidden()  # the trick card is on the screen
+    expect(screen.locator("#screen-table .mokuru-card .mokuru-chip", has_text="Duel")).to_be_visible()
+    expect(screen.locator("#screen-table .mokuru-versus .mokuru-side")).to_have_count(2)
+    duel = screen.locator("#screen-table .mokuru-versus")
+    expect(duel).to_have_attribute("aria-label", "Duel: Ann against Bo")
+    expect(t.ann.locator("#table .mokuru-trick")).to_be_hidden()  # the trick card is on the screen
     shot(screen, "screen-mokuru")
     shot(t.ann, "phone-hand-mokuru")
     # The referee buttons are on the phones and the laptop: Ann lands it, Bo misses; Cy and Di, the
@@ -537,3 +538,34 @@ def test_a_mokuru_duel_on_the_marked_screen_refereed_from_the_phones(
     shot(screen, "screen-mokuru-duel-won")
     # Mokuru hides no card from anyone (the deck is a count): the screen's table is the public one.
     t.hidden.check(t.frames, at_least=3, holds_hidden=False)
+
+
+def test_a_screen_whose_code_gave_way_shows_a_new_one_at_once(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """Issue 32: codes asked for by others pushed out the one the TV showed, which it kept showing for
+    minutes. The room's socket says a code gave way; the screen asks for a new one at once."""
+    from app.services.screens import OPEN_CODES
+
+    base = server.base_url
+    room_id, host = host_room(base, "mojo")
+    screen, _frames = open_screen(new_player, base, room_id)
+    code = screen.locator("#screen-code")
+    expect(code).to_have_text(re.compile(r"^[0-9]{4}$"))
+    key = f"motable.screen-token.{room_id}"
+    first = screen.evaluate("k => localStorage.getItem(k)", key)
+    assert first
+    for _ in range(OPEN_CODES):
+        assert httpx.post(f"{base}/api/rooms/{room_id}/screens").status_code == 201
+    assert httpx.get(f"{base}/api/rooms/{room_id}/screens/me", headers=_auth(first)).status_code == 401
+    # Long before the screen's own look every few minutes: the socket told it.
+    screen.wait_for_function("([k, old]) => (localStorage.getItem(k) || old) !== old", arg=[key, first])
+    token = screen.evaluate("k => localStorage.getItem(k)", key)
+    now = httpx.get(f"{base}/api/rooms/{room_id}/screens/me", headers=_auth(token)).json()
+    expect(code).to_have_text(now["code"])
+    # The host types what the screen shows, and it is the table.
+    marked = httpx.post(
+        f"{base}/api/rooms/{room_id}/table-screen", json={"code": now["code"]}, headers=_auth(host)
+    )
+    assert marked.status_code == 200, marked.text
+    expect(screen.locator("#screen-badge")).to_be_visible()

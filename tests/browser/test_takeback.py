@@ -1,5 +1,6 @@
-"""Taking back a misclick in real browsers: Ann takes back a played Mojo card with Bo's approval, and
-a card drawn cannot be taken back (no button, and the server's refusal is said in words)."""
+"""Taking back a misclick in real browsers: Ann takes back a played Mojo card with Bo's approval, asks
+again for the same card played again and withdraws, and a card drawn cannot be taken back (no button,
+and the server's refusal is said in words)."""
 
 from __future__ import annotations
 
@@ -90,6 +91,14 @@ def test_a_played_card_is_taken_back_with_a_friends_approval_and_a_draw_is_not(
         # The friend's page is sent the same patch on its own socket: it may draw it a moment later.
         wait_version(other, before + 2)
         expect(other.locator("#takeback")).to_be_hidden()
+        # The same card again (the same position, so it may be taken back again); asked, then withdrawn.
+        play_a_card(mover)
+        mover.locator(TAKE_BACK).click()
+        expect(banner).to_contain_text(f"{asker} asks to take back their last move")
+        mover.locator("#takeback button[data-takeback=withdraw]").click()
+        expect(mover.locator("#takeback")).to_contain_text("You withdrew your request: your move stands")
+        expect(other.locator("#takeback")).to_be_hidden()
+        assert version(mover) == before + 3 and version(other) == before + 3
         taken_back = True
         break
     assert taken_back, "no play that could be taken back came up"

@@ -39,6 +39,18 @@ def test_random_playouts_keep_every_invariant(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", game_ids())
+def test_the_words_of_every_action_read_keys_its_actions_carry(game: str) -> None:
+    """(That every listed action has words is checked at every step of the playouts above.)"""
+    engine = get_engine(game)
+    actions = [
+        action
+        for seed, players in enumerate(_player_counts(engine))
+        for _, action in conformance.random_playout(engine, players, seed).actions
+    ]
+    conformance.check_placeholders_read(engine.spec, actions)
+
+
+@pytest.mark.parametrize("game", game_ids())
 def test_same_seed_same_deal(game: str) -> None:
     engine = get_engine(game)
     options = engine.spec.parse_options({})

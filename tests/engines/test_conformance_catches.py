@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import Field
 
-from engines.core import Options, Rng, Starter, conformance, seat_option, seat_widget
+from engines.core import ActionWords, Options, Rng, Starter, conformance, seat_option, seat_widget
 from tests.app.tiny_game import TinyEngine, TinyOptions, TinyState
 
 
@@ -118,3 +118,28 @@ def test_check_seat_options_catches_unchecked_and_crashing_seats() -> None:
         conformance.check_seat_options(_SeatBlind())
     with pytest.raises(IndexError):
         conformance.check_seat_options(_SeatCrash())
+
+
+def _tiny_saying(**action_words: ActionWords) -> TinyEngine:
+    engine = TinyEngine()
+    engine.spec = replace(TinyEngine.spec, action_words=action_words)
+    return engine
+
+
+def test_a_playout_catches_an_action_without_words_or_with_a_value_of_another_kind() -> None:
+    conformance.random_playout(TinyEngine(), 2, 1)  # the honest one passes
+    with pytest.raises(AssertionError, match="no action_words for 'play'"):
+        conformance.random_playout(_tiny_saying(), 2, 1)
+    as_seat = ActionWords(
+        done="played {card}", otherwise="played a card", ask="play", params={"card": "text"}
+    )
+    with pytest.raises(AssertionError, match="is no text"):
+        conformance.random_playout(_tiny_saying(play=as_seat), 2, 1)
+
+
+def test_a_placeholder_no_action_fills_is_caught() -> None:
+    actions = [a for _, a in conformance.random_playout(TinyEngine(), 2, 1).actions]
+    conformance.check_placeholders_read(TinyEngine.spec, actions)
+    typo = ActionWords(done="played {crad}", otherwise="played a card", ask="play a card")
+    with pytest.raises(AssertionError, match=r"name \['crad'\]"):
+        conformance.check_placeholders_read(_tiny_saying(play=typo).spec, actions)

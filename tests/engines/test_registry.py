@@ -7,7 +7,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from engines.core import GameSpec, Options, Starter, game_ids, get_bots, get_engine, register, unregister
+from engines.core import (
+    ActionWords,
+    GameSpec,
+    Options,
+    Starter,
+    game_ids,
+    get_bots,
+    get_engine,
+    register,
+    unregister,
+)
 from engines.core.registry import parse_games, register_from_env
 
 
@@ -92,6 +102,54 @@ def test_game_spec_checks_its_descriptor() -> None:
     spec = GameSpec("x", "X", 2, 4, _Opts, starter=Starter("first", "Who?"))
     assert spec.data() == {}
     assert spec.describe()["starter"] == {"option": "first", "question": "Who?"}
+
+
+def test_action_words_are_whole_sentences_with_named_placeholders() -> None:
+    take = ActionWords(
+        done="took the card on pile {pile}",
+        otherwise="took a card",
+        ask="take a card",
+        params={"pile": "position"},
+    )
+    play = ActionWords(done="played {card} to {seat}", otherwise="played a card", ask="play a card")
+    spec = GameSpec(
+        "x",
+        "X",
+        2,
+        4,
+        _Opts,
+        action_words={"take": take, "play": play, "pass": ActionWords("passed", "pass")},
+    )
+    assert spec.describe()["action_words"] == {
+        "take": {
+            "done": "took the card on pile {pile}",
+            "otherwise": "took a card",
+            "ask": "take a card",
+            "params": {"pile": "position"},
+        },
+        # A placeholder named card is a card, one named seat a seat; said in the JSON all the same.
+        "play": {
+            "done": "played {card} to {seat}",
+            "otherwise": "played a card",
+            "ask": "play a card",
+            "params": {"card": "card", "seat": "seat"},
+        },
+        "pass": {"done": "passed", "otherwise": None, "ask": "pass", "params": {}},
+    }
+    with pytest.raises(ValueError, match="otherwise"):
+        ActionWords(done="played {card}", ask="play a card")
+    with pytest.raises(ValueError, match="plain"):
+        ActionWords(done="played {card!r}", otherwise="played", ask="play")
+    with pytest.raises(ValueError, match="plain"):
+        ActionWords(done="took {pile:>3}", otherwise="took", ask="take")
+    with pytest.raises(ValueError, match="only `done`"):
+        ActionWords(done="played", ask="play {card}")
+    with pytest.raises(ValueError, match="not placeholders"):
+        ActionWords(done="played", ask="play", params={"card": "card"})
+    with pytest.raises(ValueError, match="placeholder is one of"):
+        ActionWords(done="took {pile}", otherwise="took", ask="take", params={"pile": "dice"})  # type: ignore[dict-item]
+    with pytest.raises(TypeError, match="ActionWords"):
+        GameSpec("x", "X", 2, 4, _Opts, action_words={"play": "played a card"})  # type: ignore[dict-item]
 
 
 @pytest.mark.parametrize("game", ["mojo", "moby-trick"])

@@ -92,6 +92,19 @@ test("chat muting and de-duplication", () => {
   assert.deepEqual(addMessage(messages, { id: 4, seat: 0 }, 2).map((m) => m.id), [3, 4]);
 });
 
+test("the chat keeps people's messages and the table's own lines apart, in order", () => {
+  const line = (id) => ({ id, seat: null, name: "", text: "Ann paused the game", kind: "seat" });
+  let messages = [{ id: 1, seat: 1, name: "Bo", text: "gg", kind: "chat" }];
+  for (let id = 2; id <= 12; id++) messages = addMessage(messages, line(id), 3);
+  // A flood of table lines keeps the newest 3 of them, and what Bo said.
+  assert.deepEqual(messages.map((m) => m.id), [1, 10, 11, 12]);
+  // A message loaded late goes in its place; Bo's words give way only to people's newer words.
+  messages = addMessage(messages, { id: 9, seat: 0, name: "Ann", text: "brb", kind: "chat" }, 3);
+  assert.deepEqual(messages.map((m) => m.id), [1, 9, 10, 11, 12]);
+  for (const id of [13, 14]) messages = addMessage(messages, { id, seat: 0, name: "Ann", text: "back", kind: "chat" }, 3);
+  assert.deepEqual(messages.map((m) => m.id), [9, 10, 11, 12, 13, 14]);
+});
+
 test("notifications only for a new turn in a hidden page, after opting in", () => {
   const base = { myTurn: true, wasMyTurn: false, hidden: true, permission: "granted", optedIn: true };
   assert.equal(shouldNotify(base), true);

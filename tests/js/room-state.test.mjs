@@ -1,9 +1,17 @@
 // The room page's observable state: get/set/subscribe and the small readers over it.
 
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it, test } from "node:test";
 
-import { createRoomState, descriptorOf, freeSeats, initialRoomState, isTurnOf, seatNameIn } from "../../static/js/room-state.js";
+import {
+  createRoomState,
+  descriptorOf,
+  freeSeats,
+  initialRoomState,
+  isNewerRoom,
+  isTurnOf,
+  seatNameIn,
+} from "../../static/js/room-state.js";
 
 describe("room state", () => {
   it("starts from the page's initial fields", () => {
@@ -77,4 +85,16 @@ describe("readers", () => {
     assert.equal(isTurnOf({ to_act: [0] }, null), false);
     assert.equal(isTurnOf(null, 0), false);
   });
+});
+
+test("an older room body is dropped, an equal or newer one kept, another room always taken", () => {
+  const body = (revision, extra = {}) => ({ room_id: "r1", revision, seats: [], ...extra });
+  assert.equal(isNewerRoom(null, body(3)), true);
+  assert.equal(isNewerRoom(body(3), body(4)), true);
+  assert.equal(isNewerRoom(body(3), body(3)), true);
+  // A GET answered late by a loaded process must not undo a join the socket already showed.
+  assert.equal(isNewerRoom(body(4, { seats: [{}, {}] }), body(3, { seats: [{}] })), false);
+  assert.equal(isNewerRoom(body(9), { ...body(0), room_id: "r2" }), true);
+  // A server from before revisions: nothing to compare, the body that came last is kept.
+  assert.equal(isNewerRoom({ room_id: "r1" }, { room_id: "r1" }), true);
 });

@@ -24,7 +24,11 @@ test("the others are asked by name, with Allow and Refuse", () => {
 });
 
 test("the asker and those who answered see whom it waits for", () => {
-  assert.equal(takebackPanel(body(0, { takeback: pending() }), nameOf).text, "You asked to take back your last move. Waiting for Bo and Cy.");
+  const asking = takebackPanel(body(0, { takeback: pending() }), nameOf);
+  assert.equal(asking.text, "You asked to take back your last move. Waiting for Bo and Cy.");
+  // The asker may withdraw while the table answers; the others may not.
+  assert.deepEqual(asking.buttons, ["withdraw"]);
+  assert.equal(asking.as, 0);
   const answered = takebackPanel(body(1, { takeback: pending({ approvals: [1], waiting_for: [2] }) }), nameOf);
   assert.equal(answered.kind, "info");
   assert.deepEqual(answered.buttons, []);
@@ -35,6 +39,7 @@ test("the asker and those who answered see whom it waits for", () => {
 test("around one device, a local player who is asked answers by name", () => {
   const panel = takebackPanel(body(0, { takeback: pending({ waiting_for: [2] }) }), nameOf, [0, 2]);
   assert.equal(panel.kind, "asking");
+  assert.deepEqual(panel.buttons, ["withdraw"]);
   const forCy = takebackPanel(body(1, { takeback: pending({ waiting_for: [2] }) }), nameOf, [1, 2]);
   assert.equal(forCy.as, 2);
   assert.match(forCy.text, /Cy, do you allow it\?/);
@@ -43,7 +48,8 @@ test("around one device, a local player who is asked answers by name", () => {
 test("the asker hears how it ended", () => {
   const asked = body(0, { takeback: pending() });
   assert.equal(takebackOutcome(asked, body(0, { version: 6 })), "taken back");
-  assert.equal(takebackOutcome(asked, body(0)), "refused");
+  // Refused, withdrawn or lapsed: the move stands.
+  assert.equal(takebackOutcome(asked, body(0)), "stands");
   assert.equal(takebackOutcome(asked, body(0, { version: 7 })), null);
   assert.equal(takebackOutcome(body(1, { takeback: pending() }), body(1, { version: 6 })), null);
   assert.equal(takebackOutcome(asked, body(0, { takeback: pending() })), null);
@@ -59,5 +65,8 @@ test("around one device, the player who just moved may take it back while the ne
   assert.equal(takebackPanel(body(1), nameOf, [0, 1], [{ ...ann, version: 4 }]), null);
   // Ann asked, Bo (here too) is asked by name; Ann alone asking while Cy (away) answers is said as such.
   assert.equal(takebackPanel(body(1, { takeback: pending({ waiting_for: [1] }) }), nameOf, [0, 1]).as, 1);
-  assert.equal(takebackPanel(body(1, { takeback: pending({ waiting_for: [2] }) }), nameOf, [0, 1]).text, "Ann asked to take back their last move. Waiting for Cy.");
+  const alone = takebackPanel(body(1, { takeback: pending({ waiting_for: [2] }) }), nameOf, [0, 1]);
+  assert.equal(alone.text, "Ann asked to take back their last move. Waiting for Cy.");
+  assert.deepEqual(alone.buttons, ["withdraw"]);
+  assert.equal(alone.as, 0);
 });

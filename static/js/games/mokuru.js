@@ -18,14 +18,14 @@ export { HOLD_MS, contestSides, deviceLine, lineup, peopleOutOfTurn, targetLabel
 
 export function mount(root, ctx) {
   const els = {
-    status: h("p", { class: "table-status mk-status", id: "turn-status" }),
-    device: h("div", { class: "mk-device-screen", hidden: true, "aria-live": "polite" }),
-    board: h("ol", { class: "mk-board", "aria-label": "Belts board" }),
-    seats: h("ul", { class: "mk-seats" }),
-    trick: h("section", { class: "mk-trick", "aria-live": "polite" }),
-    moves: h("div", { class: "mk-moves", role: "group", "aria-label": "Your moves" }),
-    extra: h("div", { class: "mk-extra", role: "group", "aria-label": "Out of turn" }),
-    celebration: h("div", { class: "mk-celebration", hidden: true }),
+    status: h("p", { class: "table-status mokuru-status", id: "turn-status" }),
+    device: h("div", { class: "mokuru-device-screen", "data-role": "prompt", hidden: true, "aria-live": "polite" }),
+    board: h("ol", { class: "mokuru-board", "aria-label": "Belts board" }),
+    seats: h("ul", { class: "mokuru-seats" }),
+    trick: h("section", { class: "mokuru-trick", "aria-live": "polite" }),
+    moves: h("div", { class: "mokuru-moves", role: "group", "aria-label": "Your moves" }),
+    extra: h("div", { class: "mokuru-extra", role: "group", "aria-label": "Out of turn" }),
+    celebration: h("div", { class: "mokuru-celebration", hidden: true }),
     // Focusable, so a keyboard can scroll it.
     log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": "What happened" }),
   };
@@ -34,7 +34,7 @@ export function mount(root, ctx) {
     h(
       "div",
       { class: "mokuru" },
-      h("div", { class: "felt mk-table" }, els.status, els.celebration, els.device, els.board, els.trick, els.moves, els.extra, els.seats),
+      h("div", { class: "felt mokuru-table" }, els.status, els.celebration, els.device, els.board, els.trick, els.moves, els.extra, els.seats),
       h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log),
     ),
   );
@@ -76,7 +76,7 @@ export function mount(root, ctx) {
       els.device.hidden = !device;
       if (device) {
         const line = deviceLine(view, ctx.mySeat, ctx.seatName);
-        fill(els.device, h("p", { class: "mk-device-who" }, line.who), h("p", { class: "mk-device-what" }, line.what));
+        fill(els.device, h("p", { class: "mokuru-device-who" }, line.who), h("p", { class: "mokuru-device-what" }, line.what));
       }
       els.moves.classList.toggle("is-device", device);
       // Around one device the big buttons sit right under the big line, above the board.
@@ -90,7 +90,7 @@ export function mount(root, ctx) {
       if (holding.length) {
         for (const button of els.moves.querySelectorAll("button")) button.disabled = true;
         const seconds = Math.max(1, Math.ceil((hold.until() - Date.now()) / 1000));
-        els.moves.prepend(h("p", { class: "mk-hold", role: "status" }, `A moment: ${listWords(holding.map((o) => name(o.seat)))} may act out of turn (${seconds} s).`));
+        els.moves.prepend(h("p", { class: "mokuru-hold", role: "status" }, `A moment: ${listWords(holding.map((o) => name(o.seat)))} may act out of turn (${seconds} s).`));
       }
       els.moves.hidden = !waited.length;
       const extra = [];
@@ -109,7 +109,7 @@ export function mount(root, ctx) {
       els.extra.hidden = !extra.length;
       const over = view.winner !== null && view.winner !== undefined;
       els.celebration.hidden = !over;
-      if (over) fill(els.celebration, h("p", { class: "mk-grandmaster" }, "★ ", `${name(view.winner)} ${isMe(view.winner) ? "are" : "is"} Grandmaster!`));
+      if (over) fill(els.celebration, h("p", { class: "mokuru-grandmaster" }, "★ ", `${name(view.winner)} ${isMe(view.winner) ? "are" : "is"} Grandmaster!`));
       kit.renderLog(els.log, news.events.map((e) => ({ text: eventWords(view, e, words), seq: e.seq })));
     });
     const said = news.fresh.filter((e) => e.seat !== ctx.mySeat && e.type !== "turn").map((e) => eventWords(view, e, words));

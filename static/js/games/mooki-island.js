@@ -19,12 +19,12 @@ export { FAMILIES, choiceWords, describeEvents, faceWords } from "./mooki-island
 
 export function mount(root, ctx) {
   const els = {
-    status: h("p", { class: "mk-status", id: "turn-status", "aria-live": "off" }),
-    theirs: h("section", { class: "mk-collection is-theirs" }),
-    piles: h("div", { class: "mk-piles", role: "group", "aria-label": "Draw piles" }),
-    drawn: h("section", { class: "mk-drawn", hidden: true }),
-    mine: h("section", { class: "mk-collection is-mine" }),
-    end: h("section", { class: "mk-end", hidden: true }),
+    status: h("p", { class: "mooki-status", id: "turn-status", "aria-live": "off" }),
+    theirs: h("section", { class: "mooki-collection is-theirs" }),
+    piles: h("div", { class: "mooki-piles", role: "group", "aria-label": "Draw piles" }),
+    drawn: h("section", { class: "mooki-drawn", hidden: true }),
+    mine: h("section", { class: "mooki-collection is-mine" }),
+    end: h("section", { class: "mooki-end", hidden: true }),
     // Focusable, so a keyboard can scroll it.
     log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": "What happened" }),
   };
@@ -33,7 +33,7 @@ export function mount(root, ctx) {
     h(
       "div",
       { class: "mooki" },
-      h("div", { class: "mk-felt" }, els.theirs, els.status, els.piles, els.drawn, els.mine),
+      h("div", { class: "mooki-felt" }, els.theirs, els.status, els.piles, els.drawn, els.mine),
       els.end,
       h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log),
     ),
@@ -63,7 +63,7 @@ export function mount(root, ctx) {
     // Where the drawn card's faces are before the redraw: a placed card travels from there to
     // the collection it joins.
     const drawnAt = new Map();
-    for (const node of els.drawn.querySelectorAll(".mk-card")) drawnAt.set(node.dataset.face || "back", node.getBoundingClientRect());
+    for (const node of els.drawn.querySelectorAll(".mooki-card")) drawnAt.set(node.dataset.face || "back", node.getBoundingClientRect());
     kit.keepFocus(() => {
       renderCollection(els.theirs, t, view, theirs, watching);
       renderCollection(els.mine, t, view, mine, watching);
@@ -77,7 +77,7 @@ export function mount(root, ctx) {
     const placed = news.first ? null : [...news.fresh].reverse().find((e) => e.type === "place");
     if (placed && drawnAt.size) {
       const node = placed.to === mine ? els.mine : els.theirs;
-      const top = node.querySelector(".mk-stack > .mk-card:last-child");
+      const top = node.querySelector(".mooki-stack > .mooki-card:last-child");
       const from = drawnAt.get(top?.dataset.face) || drawnAt.get("back") || drawnAt.values().next().value;
       if (travel(top, from)) root.dataset.flights = String(Number(root.dataset.flights || 0) + 1);
     }

@@ -8,7 +8,18 @@ from typing import Any
 
 import pytest
 
-from engines.core import Action, Engine, EngineError, GameSpec, Options, Result, Rng, Scorepad, check_seat
+from engines.core import (
+    Action,
+    ActionWords,
+    Engine,
+    EngineError,
+    GameSpec,
+    Options,
+    Result,
+    Rng,
+    Scorepad,
+    check_seat,
+)
 from engines.core.conformance import check_waiting, optional_moves, random_playout
 
 
@@ -22,7 +33,17 @@ class CountState:
 class CountEngine(Engine[CountState]):
     """Two seats count to 6 in turn; whoever is not counting may ring a bell once per number."""
 
-    spec = GameSpec(id="count", title="Count", min_players=2, max_players=2, options_model=Options)
+    spec = GameSpec(
+        id="count",
+        title="Count",
+        min_players=2,
+        max_players=2,
+        options_model=Options,
+        action_words={
+            "count": ActionWords(done="counted", ask="count"),
+            "bell": ActionWords(done="rang the bell", ask="ring the bell"),
+        },
+    )
 
     def __init__(self, stall: bool = False) -> None:
         self.stall = stall

@@ -16,13 +16,13 @@ export function renderBoard(node, t, view) {
       .map((column) =>
         h(
           "li",
-          { class: `mk-belt belt-${column.key}`, "data-belt": column.index },
+          { class: `mokuru-belt belt-${column.key}`, "data-belt": column.index },
           h("span", { class: "belt-chip" }),
-          h("span", { class: "mk-belt-name" }, column.label),
+          h("span", { class: "mokuru-belt-name" }, column.label),
           h(
             "span",
-            { class: "mk-pawns" },
-            view.seats.filter((seat) => seat.belt === column.index).map((seat) => h("span", { class: `mk-pawn${seat.seat === view.turn && view.phase !== "difficulty" ? " is-turn" : ""}`, title: name(seat.seat) }, kit.avatar(seat.seat), h("span", { class: "sr-only" }, name(seat.seat)))),
+            { class: "mokuru-pawns" },
+            view.seats.filter((seat) => seat.belt === column.index).map((seat) => h("span", { class: `mokuru-pawn${seat.seat === view.turn && view.phase !== "difficulty" ? " is-turn" : ""}`, title: name(seat.seat) }, kit.avatar(seat.seat), h("span", { class: "sr-only" }, name(seat.seat)))),
           ),
         ),
       ),
@@ -37,15 +37,15 @@ export function renderSeats(node, t, view) {
     view.seats.map((seat) =>
       h(
         "li",
-        { class: `seat-panel mk-seat${seat.seat === view.turn && view.phase !== "difficulty" ? " is-current" : ""}`, "data-seat": seat.seat },
+        { class: `seat-panel mokuru-seat${seat.seat === view.turn && view.phase !== "difficulty" ? " is-current" : ""}`, "data-seat": seat.seat },
         h("strong", {}, name(seat.seat)),
         h("span", { class: `belt-chip belt-${seat.belt >= view.grandmaster ? "grandmaster" : view.belts[seat.belt]}` }),
-        h("span", { class: "mk-belt-label" }, seat.belt_name === "grandmaster" ? "Grandmaster" : `${capital(seat.belt_name)} belt`),
+        h("span", { class: "mokuru-belt-label" }, seat.belt_name === "grandmaster" ? "Grandmaster" : `${capital(seat.belt_name)} belt`),
         seat.difficulty ? h("span", { class: "muted small" }, `${capital(seat.difficulty)} · ${seat.hand} · ${seat.tries_per_trick} ${seat.tries_per_trick === 1 ? "try" : "tries"}`) : h("span", { class: "muted small" }, "choosing…"),
-        seat.kept.length ? h("span", { class: "mk-kept" }, seat.kept.map((card) => h("span", { class: "mk-chip" }, card.name))) : null,
-        seat.imposed.length ? h("span", { class: "mk-kept" }, seat.imposed.map((r) => h("span", { class: "mk-chip mk-imposed" }, `${r.source === "given" ? "Given" : "Stolen"}: ${r.card.name}`))) : null,
-        seat.darkness_due ? h("span", { class: "mk-chip mk-dark" }, "Darkness trick next") : null,
-        seat.mini_next ? h("span", { class: "mk-chip" }, "Mini Mokuru next") : null,
+        seat.kept.length ? h("span", { class: "mokuru-kept" }, seat.kept.map((card) => h("span", { class: "mokuru-chip" }, card.name))) : null,
+        seat.imposed.length ? h("span", { class: "mokuru-kept" }, seat.imposed.map((r) => h("span", { class: "mokuru-chip mokuru-imposed" }, `${r.source === "given" ? "Given" : "Stolen"}: ${r.card.name}`))) : null,
+        seat.darkness_due ? h("span", { class: "mokuru-chip mokuru-dark" }, "Darkness trick next") : null,
+        seat.mini_next ? h("span", { class: "mokuru-chip" }, "Mini Mokuru next") : null,
       ),
     ),
   );

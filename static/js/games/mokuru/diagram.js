@@ -20,26 +20,26 @@ function shapePoints(shape, flips) {
 
 /** An SVG drawing of the movement: the stops, the path, and marks for the extras. */
 export function diagram(card) {
-  const box = s("svg", { viewBox: "0 0 100 64", class: "mk-diagram", role: "img", "aria-label": `Diagram: ${card.name}` });
+  const box = s("svg", { viewBox: "0 0 100 64", class: "mokuru-diagram", role: "img", "aria-label": `Diagram: ${card.name}` });
   if (card.shape === "relay") {
     for (let i = 0; i < 4; i += 1) {
-      box.append(s("circle", { cx: 16 + i * 23, cy: 22, r: 7, class: "mk-person" }));
-      box.append(s("rect", { x: 11 + i * 23, y: 31, width: 10, height: 18, rx: 3, class: "mk-person" }));
-      if (i < 3) box.append(s("path", { d: `M${22 + i * 23} 50 q6 -10 12 0`, class: "mk-path" }));
+      box.append(s("circle", { cx: 16 + i * 23, cy: 22, r: 7, class: "mokuru-person" }));
+      box.append(s("rect", { x: 11 + i * 23, y: 31, width: 10, height: 18, rx: 3, class: "mokuru-person" }));
+      if (i < 3) box.append(s("path", { d: `M${22 + i * 23} 50 q6 -10 12 0`, class: "mokuru-path" }));
     }
     return box;
   }
   const points = shapePoints(card.shape, card.flips);
-  box.append(s("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "mk-path" }));
+  box.append(s("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "mokuru-path" }));
   const back = /back/.test(card.shape) || card.shape === "crossroad";
   if (back) {
     const reversed = points.slice().reverse().map(([x, y]) => `${x},${y + 6}`);
-    box.append(s("polyline", { points: reversed.join(" "), class: "mk-path mk-back" }));
+    box.append(s("polyline", { points: reversed.join(" "), class: "mokuru-path mokuru-back" }));
   }
   points.forEach(([x, y], i) => {
     if (i === points.length - 1 && points.length > 2 && points[0][0] === x && points[0][1] === y) return;
-    box.append(s("rect", { x: x - 3, y: y - 7, width: 6, height: 14, rx: 2, class: i === 0 ? "mk-block mk-start" : "mk-block" }));
-    if (card.extras.includes("twin")) box.append(s("rect", { x: x + 4, y: y - 7, width: 6, height: 14, rx: 2, class: "mk-block" }));
+    box.append(s("rect", { x: x - 3, y: y - 7, width: 6, height: 14, rx: 2, class: i === 0 ? "mokuru-block mokuru-start" : "mokuru-block" }));
+    if (card.extras.includes("twin")) box.append(s("rect", { x: x + 4, y: y - 7, width: 6, height: 14, rx: 2, class: "mokuru-block" }));
   });
   const marks = [];
   if (card.extras.includes("hold")) marks.push("on hand");
@@ -48,6 +48,6 @@ export function diagram(card) {
   if (card.extras.includes("blind")) marks.push("eyes shut");
   if (card.extras.includes("both_hands")) marks.push("both hands");
   if (card.extras.includes("three_in_a_row")) marks.push("x3 in a row");
-  if (marks.length) box.append(s("text", { x: 50, y: 62, "text-anchor": "middle", class: "mk-mark" }, document.createTextNode(marks.join(" · "))));
+  if (marks.length) box.append(s("text", { x: 50, y: 62, "text-anchor": "middle", class: "mokuru-mark" }, document.createTextNode(marks.join(" · "))));
   return box;
 }

@@ -11,7 +11,7 @@ export function moveButton(t, view, action, big = false) {
   return h(
     "button",
     {
-      class: `button mk-move mk-${kind}${big ? " mk-big" : ""}`,
+      class: `button mokuru-move mokuru-${kind}${big ? " mokuru-big" : ""}`,
       type: "button",
       "data-action": kind,
       "data-key": JSON.stringify(action),
@@ -33,10 +33,10 @@ export function darknessChooser(t, view, actions) {
   const order = ["Basic", "Advanced", "Battle", "Challenge", "Other"];
   return h(
     "div",
-    { class: "mk-darkness-chooser" },
-    h("p", { class: "mk-dark" }, "Pick the trick every other player must perform on their next turn."),
+    { class: "mokuru-darkness-chooser" },
+    h("p", { class: "mokuru-dark" }, "Pick the trick every other player must perform on their next turn."),
     order
       .filter((c) => groups.has(c))
-      .map((c) => h("section", { class: "mk-dark-group" }, h("h3", {}, `${c} (${groups.get(c).length})`), h("div", { class: "mk-dark-moves" }, groups.get(c).map((a) => moveButton(t, view, a))))),
+      .map((c) => h("section", { class: "mokuru-dark-group" }, h("h3", {}, `${c} (${groups.get(c).length})`), h("div", { class: "mokuru-dark-moves" }, groups.get(c).map((a) => moveButton(t, view, a))))),
   );
 }

@@ -34,7 +34,7 @@ export function namedMove(words, player, view, action, send) {
   const label = action.type === "immunity" && view.pending ? `use Immunity against ${ACTION_NAMES[view.pending.action]}` : actionLabel(view, action, words).replace(/^./, (c) => c.toLowerCase());
   return h(
     "button",
-    { class: `button mk-move mk-${action.type} mk-named`, type: "button", "data-action": action.type, "data-seat": player.seat, "data-key": JSON.stringify({ ...action, by: player.seat }), onclick: (event) => { event.currentTarget.disabled = true; send(action); } },
+    { class: `button mokuru-move mokuru-${action.type} mokuru-named`, type: "button", "data-action": action.type, "data-seat": player.seat, "data-key": JSON.stringify({ ...action, by: player.seat }), onclick: (event) => { event.currentTarget.disabled = true; send(action); } },
     `${player.name}: ${label}`,
   );
 }

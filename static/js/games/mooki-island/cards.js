@@ -69,19 +69,19 @@ export function card(face, { tag = "div", small = false, attrs = {}, note = "" }
   return h(
     tag,
     {
-      class: `mk-card f-${family} k-${face.kind}${small ? " is-small" : ""}`,
+      class: `mooki-card f-${family} k-${face.kind}${small ? " is-small" : ""}`,
       ...(tag === "button" ? { type: "button" } : { role: "img", "aria-label": `${label}${note}` }),
       "data-face": face.kind === "spider" ? "spider" : `${face.kind}-${face.family}`,
       ...attrs,
     },
-    glyph("span", { class: "mk-badge", "aria-hidden": "true" }, face.kind === "spider" ? "✷" : SYMBOL[family]),
+    glyph("span", { class: "mooki-badge", "aria-hidden": "true" }, face.kind === "spider" ? "✷" : SYMBOL[family]),
     faceArt(face, { small }),
-    glyph("span", { class: "mk-name", "aria-hidden": "true" }, face.kind === "spider" ? "Spider" : `${face.kind === "legendary" ? "★ " : ""}${NAMES[family]}`),
+    glyph("span", { class: "mooki-name", "aria-hidden": "true" }, face.kind === "spider" ? "Spider" : `${face.kind === "legendary" ? "★ " : ""}${NAMES[family]}`),
   );
 }
 
 export function cardBack({ small = false } = {}) {
-  return h("div", { class: `mk-card mk-back${small ? " is-small" : ""}`, "aria-hidden": "true" }, glyph("span", { class: "mk-back-mark" }, "?"));
+  return h("div", { class: `mooki-card mooki-back${small ? " is-small" : ""}`, "aria-hidden": "true" }, glyph("span", { class: "mooki-back-mark" }, "?"));
 }
 
 /** `node` with CSS custom properties set through the CSSOM: the page's Content-Security-Policy
@@ -94,13 +94,13 @@ export function withVars(node, vars) {
 /** A pile of `count` cards with `top` (a face or null) on it, drawn as a small stack. */
 export function stack(top, count, { small = false } = {}) {
   const depth = Math.min(count - 1, 4);
-  const edges = Array.from({ length: Math.max(depth, 0) }, (_, i) => withVars(h("span", { class: "mk-edge", "aria-hidden": "true" }), { i: i + 1 }));
+  const edges = Array.from({ length: Math.max(depth, 0) }, (_, i) => withVars(h("span", { class: "mooki-edge", "aria-hidden": "true" }), { i: i + 1 }));
   return withVars(
     h(
       "div",
-      { class: "mk-stack" },
+      { class: "mooki-stack" },
       edges,
-      top ? card(top, { small }) : count ? cardBack({ small }) : h("div", { class: "mk-card mk-empty", "aria-hidden": "true" }),
+      top ? card(top, { small }) : count ? cardBack({ small }) : h("div", { class: "mooki-card mooki-empty", "aria-hidden": "true" }),
     ),
     { depth: Math.max(depth, 0) },
   );

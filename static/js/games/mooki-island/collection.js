@@ -17,17 +17,17 @@ export function renderCollection(node, t, view, seat, watching) {
     node,
     h(
       "div",
-      { class: "mk-collection-head" },
-      h("h2", {}, title, view.youngest === seat ? h("span", { class: "mk-chip", title: "Starts and wins a tie" }, "youngest") : null),
+      { class: "mooki-collection-head" },
+      h("h2", {}, title, view.youngest === seat ? h("span", { class: "mooki-chip", title: "Starts and wins a tie" }, "youngest") : null),
       acting ? h("span", { class: `turn-flag${own ? " is-you" : ""}` }, own ? "your turn" : "playing") : null,
     ),
     h(
       "div",
-      { class: "mk-collection-body" },
+      { class: "mooki-collection-body" },
       stack(info.top, info.height, { small: true }),
       h(
         "p",
-        { class: "mk-height", "data-seat": seat },
+        { class: "mooki-height", "data-seat": seat },
         h("b", {}, String(info.height)),
         info.height === 1 ? " card" : " cards",
         h("br"),
@@ -36,7 +36,7 @@ export function renderCollection(node, t, view, seat, watching) {
       aid
         ? h(
             "ul",
-            { class: "mk-aid", "aria-label": "Memory aid: your Mookies per family" },
+            { class: "mooki-aid", "aria-label": "Memory aid: your Mookies per family" },
             FAMILIES.map((f) => h("li", { class: `f-${f}` }, h("span", { "aria-hidden": "true" }, SYMBOL[f]), ` ${NAMES[f]} ${aid[f]}`)),
             h("li", { class: "f-spider" }, `Spiders ${aid.spiders}`),
           )

@@ -18,14 +18,14 @@ export function renderPiles(node, t, view, state) {
       return h(
         action ? "button" : "div",
         {
-          class: `mk-pile${action ? " is-target" : ""}`,
+          class: `mooki-pile${action ? " is-target" : ""}`,
           "data-pile": index,
           ...(action
             ? { type: "button", "data-action": "take", "data-key": `take-${index}`, onclick: () => send(action), "aria-label": `Take · pile ${index + 1}: the top card (${what} on top, ${pile.count} cards)` }
             : { role: "img", "aria-label": `Pile ${index + 1}: ${what} on top, ${pile.count} cards` }),
         },
         stack(pile.top, pile.count),
-        h("span", { class: "mk-pile-label" }, action ? `Take · pile ${index + 1}` : `Pile ${index + 1}`, glyph("b", {}, ` ${pile.count}`)),
+        h("span", { class: "mooki-pile-label" }, action ? `Take · pile ${index + 1}` : `Pile ${index + 1}`, glyph("b", {}, ` ${pile.count}`)),
       );
     }),
   );
@@ -49,7 +49,7 @@ export function renderDrawn(node, t, view, state) {
       h("h2", {}, "You drew this card: choose a side"),
       h(
         "div",
-        { class: "mk-choices" },
+        { class: "mooki-choices" },
         ["upper", "lower"].map((side) => {
           const face = drawn[side];
           const words = choiceWords(face, opponent);
@@ -57,7 +57,7 @@ export function renderDrawn(node, t, view, state) {
             "button",
             {
                 type: "button",
-                class: `mk-choice f-${face.family || "spider"}`,
+                class: `mooki-choice f-${face.family || "spider"}`,
                 "data-action": "place",
                 "data-side": side,
                 "data-key": `place-${side}`,
@@ -66,7 +66,7 @@ export function renderDrawn(node, t, view, state) {
                 onclick: () => send(places.get(side)),
               },
             card(face),
-            h("span", { class: "mk-choice-words" }, words),
+            h("span", { class: "mooki-choice-words" }, words),
             h("small", { class: "muted" }, side === "upper" ? "the side that was up" : "the other side"),
           );
         }),
@@ -79,9 +79,9 @@ export function renderDrawn(node, t, view, state) {
     h("h2", {}, `${ctx.seatName(drawn.seat)} is choosing…`),
     h(
       "div",
-      { class: "mk-choices is-waiting" },
-      h("div", { class: "mk-flip" }, card(drawn.upper), h("span", { class: "muted" }, "this side or…")),
-      h("div", { class: "mk-flip" }, cardBack(), h("span", { class: "muted" }, "…the hidden side")),
+      { class: "mooki-choices is-waiting" },
+      h("div", { class: "mooki-flip" }, card(drawn.upper), h("span", { class: "muted" }, "this side or…")),
+      h("div", { class: "mooki-flip" }, cardBack(), h("span", { class: "muted" }, "…the hidden side")),
     ),
   );
 }

@@ -30,7 +30,7 @@ export function poster(end, name) {
   const counts = end.sorted.map((side) => side.faces.filter((f) => f.kind !== "spider").length);
   return s(
     "svg",
-    { viewBox: `0 0 ${width} ${height}`, class: "mk-poster", role: "img", "aria-label": `Mooki Island poster: ${end.sorted.map((side, i) => `${name(side.seat)} befriended ${counts[i]} Mookies`).join(", ")}` },
+    { viewBox: `0 0 ${width} ${height}`, class: "mooki-poster", role: "img", "aria-label": `Mooki Island poster: ${end.sorted.map((side, i) => `${name(side.seat)} befriended ${counts[i]} Mookies`).join(", ")}` },
     s("rect", { x: 0, y: 0, width, height, class: "sea" }),
     s("path", { d: "M20 130 C 30 40, 120 20, 180 30 C 260 20, 350 50, 340 130 C 345 200, 250 220, 180 215 C 90 225, 10 200, 20 130 Z", class: "sand" }),
     s("path", { d: "M40 130 C 50 60, 130 45, 180 52 C 250 45, 325 70, 318 130 C 320 185, 245 200, 180 196 C 100 203, 35 185, 40 130 Z", class: "grass" }),

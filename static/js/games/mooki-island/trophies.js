@@ -32,7 +32,7 @@ export function createTrophies(node, t) {
       h("h2", {}, "Sorting the collections"),
       h(
         "table",
-        { class: "mk-sorting" },
+        { class: "mooki-sorting" },
         h("caption", { class: "sr-only" }, "Mookies per family (a Legendary counts for 2)"),
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Family"), seats.map((seat) => h("th", { scope: "col" }, ctx.seatName(seat))), h("th", { scope: "col" }, "Trophy"))),
         h(
@@ -44,21 +44,21 @@ export function createTrophies(node, t) {
             return withVars(h(
               "tr",
               { class: `f-${t.family}` },
-              h("th", { scope: "row" }, h("span", { class: "mk-badge", "aria-hidden": "true" }, SYMBOL[t.family]), ` ${NAMES[t.family]}`),
+              h("th", { scope: "row" }, h("span", { class: "mooki-badge", "aria-hidden": "true" }, SYMBOL[t.family]), ` ${NAMES[t.family]}`),
               t.counts.map((n, seat) => h("td", { class: winner === seat ? "is-most" : null }, String(n))),
               h(
                 "td",
-                { class: `mk-trophy${taken ? " is-taken" : ""}` },
+                { class: `mooki-trophy${taken ? " is-taken" : ""}` },
                 `${"★".repeat(t.stars)} `,
                 winner === null ? "nobody (tie)" : taken ? `${ctx.seatName(winner)}: taken by the Spider` : ctx.seatName(winner),
-                taken ? h("span", { class: "mk-scurry", "aria-hidden": "true" }, "✷") : null,
+                taken ? h("span", { class: "mooki-scurry", "aria-hidden": "true" }, "✷") : null,
               ),
             ), { step: i });
           }),
           withVars(h(
             "tr",
             { class: "f-spider" },
-            h("th", { scope: "row" }, h("span", { class: "mk-badge", "aria-hidden": "true" }, "✷"), " Spiders"),
+            h("th", { scope: "row" }, h("span", { class: "mooki-badge", "aria-hidden": "true" }, "✷"), " Spiders"),
             end.sorted.map((side) => h("td", {}, String(side.spiders))),
             h("td", {}, end.spider.seat === null ? "tied: no trophy lost" : end.spider.choosing ? `${ctx.seatName(end.spider.seat)} is choosing` : end.spider.returned ? `carried off the ${NAMES[end.spider.returned]} trophy` : "no trophy to take"),
           ), { step: end.trophies.length }),
@@ -67,7 +67,7 @@ export function createTrophies(node, t) {
       returns.length
         ? h(
             "div",
-            { class: "mk-returns", role: "group", "aria-label": "Give up a trophy" },
+            { class: "mooki-returns", role: "group", "aria-label": "Give up a trophy" },
             h("p", {}, "The Spider takes one of your trophies. Which one?"),
             returns.map((a) =>
               h("button", { type: "button", class: "button", "data-action": "return", "data-key": `return-${a.family}`, onclick: () => send(a) }, `Give up the ${NAMES[a.family]} trophy (${stars[a.family]}★)`),
@@ -77,27 +77,27 @@ export function createTrophies(node, t) {
       end.stars
         ? h(
             "div",
-            { class: "mk-winner" },
-            h("p", { class: "mk-final" }, seats.map((seat) => `${ctx.seatName(seat)} ${end.stars[seat]}★`).join(" · ")),
-            h("p", { class: "mk-winner-line" }, `${name(end.winner)} ${name(end.winner) === "You" ? "win" : "wins"}!${end.stars[0] === end.stars[1] ? " (a tie goes to the youngest)" : ""}`),
+            { class: "mooki-winner" },
+            h("p", { class: "mooki-final" }, seats.map((seat) => `${ctx.seatName(seat)} ${end.stars[seat]}★`).join(" · ")),
+            h("p", { class: "mooki-winner-line" }, `${name(end.winner)} ${name(end.winner) === "You" ? "win" : "wins"}!${end.stars[0] === end.stars[1] ? " (a tie goes to the youngest)" : ""}`),
           )
         : null,
       end.stars
         ? h(
             "section",
-            { class: "mk-poster-wrap", "aria-label": "Poster" },
+            { class: "mooki-poster-wrap", "aria-label": "Poster" },
             h("h2", {}, "The poster: every Mookie you befriended"),
             poster(end, (seat) => ctx.seatName(seat)),
             h(
               "p",
-              { class: "mk-legend" },
+              { class: "mooki-legend" },
               seats.map((seat) => h("span", { class: `owner-${seat}` }, `${ctx.seatName(seat)}: ${seat === 0 ? "white" : "dark"} ring`)),
             ),
             h(
               "div",
-              { class: "mk-befriended" },
+              { class: "mooki-befriended" },
               end.sorted.map((side) =>
-                h("div", {}, h("h3", {}, ctx.seatName(side.seat)), h("div", { class: "mk-row" }, side.faces.map((f) => card(f, { small: true })))),
+                h("div", {}, h("h3", {}, ctx.seatName(side.seat)), h("div", { class: "mooki-row" }, side.faces.map((f) => card(f, { small: true })))),
               ),
             ),
           )
