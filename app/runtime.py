@@ -14,6 +14,7 @@ from app.alerts.dispatch import Dispatch
 from app.alerts.gates import PauseGate, QuietHoursGate
 from app.alerts.mail import MailChannel
 from app.alerts.push import PushChannel
+from app.alerts.settings import AlertSettings
 from app.config import Settings
 from app.db import Database
 from app.playing.bots import BotRunner
@@ -70,6 +71,7 @@ class Runtime:
         self.master.bots.limit_bots_alone(*bots_alone)
         # Alerts away from the table (issue 20): the email channel and the pause.
         self.mail = MailChannel(settings, self.db)
+        self.alert_settings = AlertSettings(self.db, self.mail)
         self.pauses = Pauses(self.master.people)
         # What holds an alert back, for the dispatcher to ask before any channel delivers.
         self.alert_gates: list[Gate] = [QuietHoursGate(self.db), PauseGate(self.db)]

@@ -21,17 +21,17 @@ from app.playing.actionlog import WrittenLog
 from app.playing.bots import BotRunner
 from app.playing.commands import Commands
 from app.playing.people import People
+from app.playing.played import AfterMove
 from app.playing.publisher import Publisher
-from app.playing.views import Views
+from app.playing.views import Views, applied_body
 from app.playing.writer import Writer
 from app.realtime.presence import TABLE_SCREEN, Presence
 from app.services import rooms, screens, takebacks
-from app.services.botturns import BotTurns, takes_optional_actions
+from app.services.botturns import BotTurns
 from app.services.matches import Applied
 from app.services.moves import Closed, Move, Moves, Touched
 from app.services.people import Times
 from app.services.seats import Seats
-from engines.core import get_engine
 
 Starter = int | Literal["random"] | None
 T = TypeVar("T")
@@ -69,7 +69,10 @@ class Master:
         self.writer = Writer(moves.apply_moves)
         # The one door for a change to a room other than a move (app/playing/commands.py).
         self.commands = Commands(db, publisher)
-        self.bots = BotRunner(db, bot_turns, self.writer.submit, self._played, bot_delay)
+        # What follows every committed move, whoever made it (app/playing/played.py).
+        self.after_move = AfterMove(seats, views.verdicts, publisher)
+        self.bots = BotRunner(db, bot_turns, self.writer.submit, self.after_move, bot_delay)
+        self.after_move.bots = self.bots
         # Presence times, clocks, stand-ins, seat requests and chat (app/playing/people.py).
         self.people = People(
             db, seats, moves.cache, views, publisher, presence, times, self.wake_bots, self.commands
@@ -99,10 +102,6 @@ class Master:
         with self.db.read() as session:
             return work(session, *args)
 
-    async def _commit(self, room_id: str | None, work: Callable[..., T], *args: Any) -> T:
-        """Run `work(session, *args)` as a change to the room (app/playing/commands.py)."""
-        return await self.commands.run(room_id, work, *args)
-
     # -- use cases that change a room -----------------------------------------
     async def create_room(
         self,
@@ -113,15 +112,15 @@ class Master:
         creator: str | None = None,
     ) -> dict[str, Any]:
         # Nobody watches a room that did not exist: nothing to publish.
-        return await self._commit(None, rooms.create_room, game, name, options, clock, creator)
+        return await self.commands.run(None, rooms.create_room, game, name, options, clock, creator)
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
-        joined = await self._commit(room_id, rooms.join_room, room_id, name)
+        joined = await self.commands.run(room_id, rooms.join_room, room_id, name)
         await self.room_changed(room_id)
         return joined
 
     async def add_bot(self, room_id: str, token: str | None) -> dict[str, Any]:
-        added = await self._commit(room_id, rooms.add_bot, room_id, token)
+        added = await self.commands.run(room_id, rooms.add_bot, room_id, token)
         await self.room_changed(room_id)
         return added
 
@@ -135,7 +134,7 @@ class Master:
         return await self.room(room_id)
 
     async def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
-        made = await self._commit(room_id, rooms.rematch, room_id, token)
+        made = await self.commands.run(room_id, rooms.rematch, room_id, token)
         if made["created"]:
             await self.room_changed(room_id)
             # The table screen holds no seat: it opened the rematch for nobody in particular.
@@ -145,7 +144,7 @@ class Master:
 
     # -- the table screen (app/services/screens.py) ------------------------------
     async def pair_screen(self, room_id: str) -> dict[str, str]:
-        paired = await self._commit(None, screens.pair, room_id)
+        paired = await self.commands.run(None, screens.pair, room_id)
         if paired.gave_way:
             # The screen showing a code that gave way asks for a new one at once.
             await self.publisher.screens_changed(room_id)
@@ -155,12 +154,12 @@ class Master:
         return await run_in_threadpool(self._read, screens.status, room_id, token)
 
     async def mark_screen(self, room_id: str, token: str | None, code: str) -> dict[str, Any]:
-        await self._commit(room_id, screens.mark, room_id, token, code)
+        await self.commands.run(room_id, screens.mark, room_id, token, code)
         await self.room_changed(room_id)
         return await self.room(room_id)
 
     async def unmark_screen(self, room_id: str, token: str | None) -> dict[str, Any]:
-        await self._commit(room_id, screens.unmark, room_id, token)
+        await self.commands.run(room_id, screens.unmark, room_id, token)
         await self.room_changed(room_id)
         return await self.room(room_id)
 
@@ -181,14 +180,22 @@ class Master:
         if facts is not None and seat in facts.stand_ins:
             # The player is back: acting takes the seat back from the bot standing in.
             await self.people.take_back(room_id, seat)
+            facts = None  # changed: read again after the move
         if facts is not None and seat in facts.waiting:
             # The holder is back while their seat's move waits out its window: the move lapses.
             await self.people.holder_back(room_id, seat)
+            facts = None
         applied = await self.writer.submit(Move(room_id, seat, action, version))
         if committed is not None:
             committed(applied)
-        await self._played(room_id, applied)
+        await self.after_move(room_id, applied, facts)
         return applied
+
+    async def play(self, room_id: str, token: str | None, action: Any, version: int | None) -> dict[str, Any]:
+        """A move made over HTTP: `act`, answered with the mover's state body (whether it may be taken
+        back included, decided once the move was published)."""
+        applied = await self.act(room_id, token, action, version)
+        return applied_body(applied, self.views.verdicts)
 
     # -- presence -------------------------------------------------------------
     async def connect(self, room_id: str, seat: int) -> None:
@@ -244,44 +251,11 @@ class Master:
     async def room_changed(self, room_id: str) -> None:
         await self.publisher.room_changed(room_id)
 
-    async def _played(self, room_id: str, applied: Applied) -> None:
-        """A move is committed (a player's or a bot's): tell every viewer, wake the bots it is due to."""
-        await self._decide_takeback(room_id, applied)
-        await self.publisher.played(room_id, applied)
-        await self._wake_bots_if_due(room_id, applied)
-        facts = self.seats.known_facts(room_id)
-        if applied.scored or (facts is not None and facts.clock is not None):
-            # A round or the match ended (the scorepad or the status changed), or the move restarted
-            # the clock (the room body's deadline).
-            await self.room_changed(room_id)
-
-    async def _decide_takeback(self, room_id: str, applied: Applied) -> None:
-        """Whether the move may be taken back, decided once here where the state before it is at hand
-        (the mover's state body says so); a bot's move never is. Decided on the event loop: the views
-        it needs are built once per move and kept for the fan-out and the next move (a worker thread
-        would cost a hand-off each way for a few hundred microseconds of work holding the GIL)."""
-        verdicts = self.views.verdicts
-        if applied.before is None or verdicts.get(applied.match_id, applied.version) is not None:
-            return
-        facts = self.seats.known_facts(room_id)
-        if facts is not None and applied.seat in facts.bots:
-            verdicts.record(applied.match_id, applied.version, "a bot's move is not taken back")
-            return
-        verdicts.decide(
-            applied.match_id,
-            applied.version,
-            applied.game,
-            applied.before,
-            applied.seat,
-            applied.action,
-            applied.state,
-        )
-
     # -- takebacks (docs/playing.md, "Takeback") --------------------------------
     async def ask_takeback(self, room_id: str, token: str | None, version: int) -> str:
         seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
         connected = await self.presence.connected(room_id)
-        done = await self._commit(
+        done = await self.commands.run(
             None,
             takebacks.ask,
             room_id,
@@ -298,7 +272,7 @@ class Master:
     async def answer_takeback(self, room_id: str, token: str | None, takeback_id: str, approve: bool) -> None:
         seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
         connected = await self.presence.known(room_id)
-        done = await self._commit(
+        done = await self.commands.run(
             None,
             takebacks.answer,
             room_id,
@@ -314,7 +288,7 @@ class Master:
 
     async def withdraw_takeback(self, room_id: str, token: str | None, takeback_id: str) -> None:
         seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
-        done = await self._commit(
+        done = await self.commands.run(
             None, takebacks.withdraw, room_id, takeback_id, seat, self.views.verdicts.deadline
         )
         await self._takeback_done(room_id, done)
@@ -330,7 +304,7 @@ class Master:
         )
         if not due:
             return due is not None
-        done = await self._commit(
+        done = await self.commands.run(
             None, takebacks.reconsider, room_id, connected, self.people_times, self.moves.cache, deadline
         )
         if done is None:
@@ -370,27 +344,7 @@ class Master:
         applied = done.applied
         self.moves.cache.put(applied.match_id, applied.version, applied.state)
         self.views.verdicts.record(applied.match_id, applied.version, "it was itself a takeback")
-        await self._played(room_id, applied)
-
-    async def _wake_bots_if_due(self, room_id: str, applied: Applied) -> None:
-        """Kick the bot runner only when a bot is to act or has an optional action (out of turn, e.g.
-        Mokuru's Immunity), found from the state in memory."""
-        facts = self.seats.known_facts(room_id)
-        if facts is None:
-            facts = await run_in_threadpool(self.seats.facts, room_id)
-        if facts is None or not facts.bots:
-            return
-        engine = get_engine(applied.game)
-        acting = engine.to_act(applied.state)
-        if set(facts.bots) & acting:
-            self.bots.kick(room_id)
-            return
-        # Out of turn, only bots that take optional actions are asked (as bot_turn does).
-        if acting and any(
-            takes_optional_actions(applied.game, kind) and engine.legal_actions(applied.state, seat)
-            for seat, kind in facts.bots.items()
-        ):
-            self.bots.kick(room_id)
+        await self.after_move(room_id, applied)
 
     def wake_bots(self, room_id: str) -> None:
         self.bots.kick(room_id)

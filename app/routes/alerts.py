@@ -8,16 +8,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
-from sqlalchemy.orm import Session
-from starlette.concurrency import run_in_threadpool
 
-from app.alerts import gates
 from app.deps import RuntimeDep, TokenDep
 from app.ratelimit import address_key, client_address
 from app.routes.pages import templates
-from app.runtime import Runtime
-from app.services.auth import player_seat
-from app.services.lookup import find_room
 
 router = APIRouter()
 
@@ -34,15 +28,8 @@ class Quiet(BaseModel):
     tz: Annotated[str, Field(max_length=64)]
 
 
-class AlertSettings(BaseModel):
+class SetAlerts(BaseModel):
     quiet: Quiet | None = None
-
-
-def _prefs(runtime: Runtime, session: Session, room_id: str, seat: int) -> dict[str, Any]:
-    return {
-        "email": runtime.mail.status(session, room_id, seat),
-        "quiet": gates.quiet_of(session, room_id, seat),
-    }
 
 
 # -- pause -----------------------------------------------------------------------
@@ -71,32 +58,18 @@ async def resume(room_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[str
 async def alert_settings(
     room_id: str, runtime: RuntimeDep, token: TokenDep, response: Response
 ) -> dict[str, Any]:
-    def read() -> dict[str, Any]:
-        with runtime.db.read() as session:
-            find_room(session, room_id)
-            return _prefs(runtime, session, room_id, player_seat(session, room_id, token))
-
     response.headers["Cache-Control"] = "no-store"
-    return await run_in_threadpool(read)
+    return await runtime.alert_settings.read(room_id, token)
 
 
 @router.put("/api/rooms/{room_id}/alerts")
 async def set_alert_settings(
-    room_id: str, body: AlertSettings, runtime: RuntimeDep, token: TokenDep
+    room_id: str, body: SetAlerts, runtime: RuntimeDep, token: TokenDep
 ) -> dict[str, Any]:
     quiet = (
         None if body.quiet is None else {"from": body.quiet.from_, "to": body.quiet.to, "tz": body.quiet.tz}
     )
-
-    def write() -> dict[str, Any]:
-        with runtime.db.transaction() as session:
-            find_room(session, room_id, lock=True)
-            seat = player_seat(session, room_id, token)
-            gates.set_quiet(session, room_id, seat, quiet)
-            session.flush()
-            return _prefs(runtime, session, room_id, seat)
-
-    return await run_in_threadpool(write)
+    return await runtime.alert_settings.set_quiet(room_id, token, quiet)
 
 
 @router.post("/api/rooms/{room_id}/email", status_code=201)

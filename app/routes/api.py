@@ -7,7 +7,6 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from app.deps import MasterDep, TokenDep
-from app.playing.views import applied_body
 from app.ratelimit import address_digest, client_address, spend
 from app.routes.replay import GZIP_TAG_SUFFIX, accepts_gzip, matches_etag
 from app.schemas import AddBot, CreateRoom, JoinRoom, PostAction, StartRoom
@@ -87,8 +86,7 @@ async def get_state(room_id: str, master: MasterDep, token: TokenDep) -> dict[st
 
 @router.post("/api/rooms/{room_id}/actions")
 async def post_action(room_id: str, body: PostAction, master: MasterDep, token: TokenDep) -> dict[str, Any]:
-    applied = await master.act(room_id, token, body.action, body.version)
-    return applied_body(applied, master.views.verdicts)
+    return await master.play(room_id, token, body.action, body.version)
 
 
 @router.get(

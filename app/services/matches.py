@@ -38,6 +38,20 @@ class Applied:
     before: Any = None
 
 
+@dataclass(frozen=True)
+class Computed:
+    """A move worked out on a state held in memory that the fast path could not write (the engine
+    refused it, or it ends a round or the match): the reading path takes it over when the match is
+    still at `version`, so the engine applies a move once."""
+
+    match_id: int
+    version: int
+    state: Any
+    # The state the move leads to; None when the engine refused the move (`refused` says why).
+    after: Any
+    refused: EngineError | None = None
+
+
 def status_after(result: Result | None) -> str:
     """A started match's status: the one place "finished" is decided (the engine has a result). It is
     stored on the match row when the move is applied, and every body reads it from there or from here."""
@@ -135,9 +149,11 @@ def apply_action(
     expected_version: int | None,
     cache: StateCache,
     pending: dict[int, tuple[int, Any]] | None = None,
+    computed: Computed | None = None,
 ) -> Applied:
     """Apply `action` by `seat` inside the caller's transaction; raises AppError having written nothing.
-    `pending`: states this transaction has reached but not committed yet, by match id."""
+    `pending`: states this transaction has reached but not committed yet, by match id; `computed`:
+    the move as the fast path already worked it out, used when the match is at its version."""
     match = current_match(session, room_id, lock=True)
     if match is None:
         # A room deleted since its seat was remembered (retention) is gone, not waiting.
@@ -147,12 +163,19 @@ def apply_action(
     if expected_version is not None and expected_version != match.version:
         raise AppError("stale_version", f"the match is at version {match.version}, not {expected_version}")
     engine = get_engine(match.game)
-    ahead = pending.get(match.id) if pending is not None else None
-    state = ahead[1] if ahead is not None and ahead[0] == match.version else load_state(session, match, cache)
-    try:
-        new_state = engine.apply(state, seat, action)
-    except EngineError as error:
-        raise AppError.from_engine(error) from None
+    if computed is not None and computed.match_id == match.id and computed.version == match.version:
+        if computed.refused is not None:
+            raise AppError.from_engine(computed.refused)
+        state, new_state = computed.state, computed.after
+    else:
+        ahead = pending.get(match.id) if pending is not None else None
+        state = (
+            ahead[1] if ahead is not None and ahead[0] == match.version else load_state(session, match, cache)
+        )
+        try:
+            new_state = engine.apply(state, seat, action)
+        except EngineError as error:
+            raise AppError.from_engine(error) from None
     version = match.version + 1
     now = utcnow()
     session.connection().execute(_INSERT_ACTION, _action_row(match.id, match.version, seat, action, now))
@@ -200,25 +223,26 @@ def apply_known(
     seat: int,
     action: Any,
     expected: int | None,
-) -> tuple[Applied, dict[str, Any]] | None:
+) -> tuple[Applied, dict[str, Any]] | Computed | None:
     """Apply `action` to the state this process holds at version `known[0]`, with no read: the
     UPDATE ... WHERE version = known checks the version. Returns the applied move and its action row
-    (for the caller to insert), or None when the database is ahead of what is known (nothing written:
-    take the reading path). Raises AppError, having written nothing, for a refused action."""
+    (for the caller to insert); or, with nothing written, what the reading path must finish: the move
+    as computed here (the engine refused it, or it ends a round or the match), or None when the
+    database is ahead of what is known."""
     version, state = known
     if expected is not None and expected != version:
         return None
     engine = get_engine(game)
     try:
         new_state = engine.apply(state, seat, action)
-    except EngineError:
+    except EngineError as error:
         # Refusals are worded by the reading path, which also knows the match is not over, etc.
-        return None
+        return Computed(match_id, version, state, None, error)
     new_round = engine.round_number(new_state)
     result = engine.result(new_state)
     # A finished match or a new round writes a snapshot and scores: the reading path does that.
     if status_after(result) != "playing" or new_round != engine.round_number(state):
-        return None
+        return Computed(match_id, version, state, new_state)
     advanced = session.connection().execute(
         _ADVANCE, {"m_id": match_id, "m_version": version, "m_next": version + 1, "m_round": new_round}
     )

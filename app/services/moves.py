@@ -112,8 +112,10 @@ class Moves:
         with self.db.transaction() as session:
             for i, move in moves:
                 try:
-                    applied = self._apply_known(session, move, pending, rows)
-                    if applied is None:
+                    known = self._apply_known(session, move, pending, rows)
+                    if isinstance(known, matches.Applied):
+                        applied = known
+                    else:
                         # The reading path: a savepoint, so a refusal found late writes nothing.
                         with session.begin_nested():
                             applied = matches.apply_action(
@@ -124,6 +126,7 @@ class Moves:
                                 move.version,
                                 self.cache,
                                 pending,
+                                known,
                             )
                 except Exception as error:
                     results[i] = error
@@ -137,8 +140,9 @@ class Moves:
 
     def _apply_known(
         self, session: Any, move: Move, pending: dict[int, tuple[int, Any]], rows: list[dict[str, Any]]
-    ) -> matches.Applied | None:
-        """The fast path: a plain move on a state this process holds (None: take the reading path)."""
+    ) -> matches.Applied | matches.Computed | None:
+        """The fast path: a plain move on a state this process holds; otherwise the reading path
+        takes it, with the move as computed here if it was (matches.apply_known)."""
         facts = self.seats.known_facts(move.room_id)
         if facts is None:
             return None
@@ -148,8 +152,8 @@ class Moves:
         done = matches.apply_known(
             session, facts.match_id, facts.game, known, move.seat, move.action, move.version
         )
-        if done is None:
-            return None
+        if not isinstance(done, tuple):
+            return done
         applied, row = done
         rows.append(row)
         return applied

@@ -422,3 +422,39 @@ def test_a_failed_close_mark_still_tells_the_room_the_player_left(
         monkeypatch.setattr(people, "seen", written)  # seat 0's own close writes as usual
         while seat_one_connected():  # times out (fails) if no room body says seat 1 has gone
             pass
+
+
+def test_a_move_the_fast_path_cannot_write_is_applied_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused move and a move that ends the match are worked out on the state held in memory and
+    finished by the reading path (which words refusals and writes the end): the engine applies each
+    once, not once per path."""
+    runtime = _runtime(client)
+    engine = get_engine("tiny")
+    room_id, _ = started_room(client, rounds=1)
+    version, state = _held(runtime, room_id)
+    applied_by_engine: list[Any] = []
+    real_apply = type(engine).apply
+
+    def counting_apply(self: Any, state: Any, seat: int, action: Any) -> Any:
+        applied_by_engine.append(action)
+        return real_apply(self, state, seat, action)
+
+    monkeypatch.setattr(type(engine), "apply", counting_apply)
+    mover = min(engine.to_act(state))
+    other = 1 - mover
+    refused = runtime.moves.apply_moves([Move(room_id, other, engine.legal_actions(state, mover)[0], version)])
+    assert isinstance(refused[0], AppError) and refused[0].code in ("not_your_turn", "illegal_action")
+    assert len(applied_by_engine) == 1
+    # Two cards each: the fourth move ends the only round, and the match.
+    for number in range(4):
+        seat = min(engine.to_act(state))
+        action = engine.legal_actions(state, seat)[0]
+        applied_by_engine.clear()
+        (done,) = runtime.moves.apply_moves([Move(room_id, seat, action, version)])
+        assert isinstance(done, Applied), done
+        assert applied_by_engine == [action]
+        version, state = done.version, done.state
+    assert done.status == "finished" and done.scored
+    assert client.get(f"/api/rooms/{room_id}/state").json()["status"] == "finished"
