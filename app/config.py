@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     # Game packages to register besides the built-in games (comma-separated; engines.core.registry).
     games: str | None = None
 
-    # -- the people at a table (app/services/people.py Times) -------------------
+    # -- the people at a table (app/services/people/common.py Times) ------------
     # Seconds a player must have been away before the others may let a bot play for them, or the host
     # may remove them.
     gone_after: float = 120.0

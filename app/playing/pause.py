@@ -37,19 +37,19 @@ class Pauses:
 
     async def ask(self, room_id: str, token: str | None) -> dict[str, Any]:
         self._spend(room_id, token)
-        # Unknown presence is refused (503): we could not tell who must agree.
-        connected = await self.people._presence(room_id)
         p = self.people
-        await p._commit(room_id, pause.ask, room_id, token, connected, p.times, p.cache)
+        # Unknown presence is refused (503): we could not tell who must agree.
+        connected = await p.known_presence(room_id)
+        await p.commands.run(room_id, pause.ask, room_id, token, connected, p.times, p.cache)
         return await self._done(room_id)
 
     async def answer(self, room_id: str, token: str | None, agree: bool) -> dict[str, Any]:
         p = self.people
-        await p._commit(room_id, pause.answer, room_id, token, agree, p.times, p.cache)
+        await p.commands.run(room_id, pause.answer, room_id, token, agree, p.times, p.cache)
         return await self._done(room_id)
 
     async def resume(self, room_id: str, token: str | None) -> dict[str, Any]:
         self._spend(room_id, token)
         p = self.people
-        await p._commit(room_id, pause.resume, room_id, token, p.cache)
+        await p.commands.run(room_id, pause.resume, room_id, token, p.cache)
         return await self._done(room_id)

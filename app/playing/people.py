@@ -60,11 +60,7 @@ class People:
         # still waits). Called once the seat change is committed, before the bots wake.
         self.reconsider_takeback: Callable[[str], Awaitable[bool]] | None = None
 
-    async def _commit(self, room_id: str | None, work: Callable[..., T], *args: Any) -> T:
-        """Run `work(session, *args)` as a change to the room (app/playing/commands.py)."""
-        return await self.commands.run(room_id, work, *args)
-
-    async def _presence(self, room_id: str) -> set[int]:
+    async def known_presence(self, room_id: str) -> set[int]:
         """Who has a socket open, as needed to call someone gone: unknown presence refuses (503)."""
         connected = await self.presence.known(room_id)
         if connected is None:
@@ -84,20 +80,22 @@ class People:
 
     # -- clock -----------------------------------------------------------------
     async def set_clock(self, room_id: str, token: str | None, seconds: int | None) -> dict[str, Any]:
-        await self._commit(room_id, people.set_clock, room_id, token, seconds)
+        await self.commands.run(room_id, people.set_clock, room_id, token, seconds)
         await self.publisher.room_changed(room_id)
         return await self.views.room(room_id)
 
     # -- bots standing in ------------------------------------------------------
     async def stand_in(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
         connected = await self.presence.known(room_id)
-        await self._commit(room_id, people.stand_in, room_id, token, seat, self.cache, connected, self.times)
+        await self.commands.run(
+            room_id, people.stand_in, room_id, token, seat, self.cache, connected, self.times
+        )
         await self._takeback_after(room_id)
         await self.seats_changed(room_id)
         return await self.views.room(room_id)
 
     async def take_back(self, room_id: str, seat: int) -> bool:
-        taken = await self._commit(room_id, people.take_back, room_id, seat)
+        taken = await self.commands.run(room_id, people.take_back, room_id, seat)
         if taken:
             await self.seats_changed(room_id)
         return taken
@@ -112,14 +110,16 @@ class People:
         return await self.views.room(room_id)
 
     async def leave(self, room_id: str, token: str | None) -> dict[str, Any]:
-        seat = await self._commit(room_id, people.leave, room_id, token, self.cache)
+        seat = await self.commands.run(room_id, people.leave, room_id, token, self.cache)
         await self._takeback_after(room_id)
         await self.seats_changed(room_id, revoked=seat)
         return await self.views.room(room_id)
 
     async def remove(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
-        connected = await self._presence(room_id)
-        await self._commit(room_id, people.remove, room_id, token, seat, connected, self.times, self.cache)
+        connected = await self.known_presence(room_id)
+        await self.commands.run(
+            room_id, people.remove, room_id, token, seat, connected, self.times, self.cache
+        )
         await self._takeback_after(room_id)
         await self.seats_changed(room_id, revoked=seat)
         return await self.views.room(room_id)
@@ -141,7 +141,7 @@ class People:
         if not self.asking.allow(f"{address_key(client)}:{room_id}"):
             raise AppError("rate_limited", "too many seat requests; wait a minute and retry", retry_after=20)
         asker = address_digest(client)
-        asked = await self._commit(room_id, people.ask_for_seat, room_id, seat, self.times, asker)
+        asked = await self.commands.run(room_id, people.ask_for_seat, room_id, seat, self.times, asker)
         await self.publisher.room_changed(room_id)
         self.publisher.note(room_id, {"kind": "asked", "seat": seat})
         return asked
@@ -155,7 +155,7 @@ class People:
         # Unknown presence is passed on as None: the holder may still answer for their own seat, and
         # anyone else's answer is refused with 503 (people.consent needs to know who is gone).
         connected = await self.presence.known(room_id)
-        answered = await self._commit(
+        answered = await self.commands.run(
             room_id,
             people.answer_request,
             room_id,
@@ -183,14 +183,14 @@ class People:
         """The holder acted or connected: a move of their seat in its refusal window lapses. Looked
         for first by a read (there rarely is one), so a connecting socket takes no write lock."""
         waiting = await run_in_threadpool(self._read, lambda s: seat in people.waiting_seats(s, room_id))
-        if waiting and await self._commit(room_id, people.holder_back, room_id, seat, self.cache):
+        if waiting and await self.commands.run(room_id, people.holder_back, room_id, seat, self.cache):
             await self.seats_changed(room_id)
 
     async def carry_out_due(self) -> None:
         """Hand over the seats whose refusal window is over (any process may; one does each)."""
         due = await run_in_threadpool(self._read, people.due_handovers)
         for request_id in due:
-            done = await self._commit(None, people.carry_out, request_id, self.cache)
+            done = await self.commands.run(None, people.carry_out, request_id, self.cache)
             if done is not None:
                 await self.seats_changed(done.room_id, revoked=done.seat)
                 await self._followed(done.followed)
@@ -207,7 +207,7 @@ class People:
         key = f"{room_id}:{token or client}"
         if not self.chatting.allow(key):
             raise AppError("rate_limited", "you are writing too fast; wait a moment")
-        message = await self._commit(None, people.say, room_id, token, text, name, self.cache)
+        message = await self.commands.run(None, people.say, room_id, token, text, name, self.cache)
         await self.publisher.chat(room_id, message)
         return message
 
@@ -215,6 +215,6 @@ class People:
         return await run_in_threadpool(self._read, lambda session: people.chat_log(session, room_id))
 
     async def set_chat_spectators(self, room_id: str, token: str | None, allowed: bool) -> dict[str, Any]:
-        await self._commit(room_id, people.set_chat_spectators, room_id, token, allowed)
+        await self.commands.run(room_id, people.set_chat_spectators, room_id, token, allowed)
         await self.publisher.room_changed(room_id)
         return await self.views.room(room_id)

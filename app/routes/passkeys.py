@@ -47,7 +47,7 @@ def relying_party(request: Request) -> RelyingParty:
 
 
 def passkeys_of(runtime: Runtime) -> Passkeys:
-    return Passkeys(runtime.db, runtime.cache, runtime.master.people)
+    return Passkeys(runtime.db, runtime.cache, runtime.master.commands, runtime.master.people)
 
 
 def pairs(seats: list[HeldSeat]) -> list[tuple[str, str]]:

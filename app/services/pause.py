@@ -57,7 +57,7 @@ def ask(
     times: people.Times,
     cache: StateCache | None,
 ) -> None:
-    room, match = people._playing(session, room_id)
+    room, match = people.playing_room(session, room_id)
     caller = player_seat(session, room_id, token)
     if room.paused_at is not None:
         raise AppError("invalid_request", "the game is paused already")
@@ -101,7 +101,7 @@ def answer(
     times: people.Times,
     cache: StateCache | None,
 ) -> None:
-    room, _match = people._playing(session, room_id)
+    room, _match = people.playing_room(session, room_id)
     caller = player_seat(session, room_id, token)
     request = open_request(room)
     if request is None:
@@ -128,7 +128,7 @@ def answer(
 
 
 def resume(session: Session, room_id: str, token: str | None, cache: StateCache | None) -> None:
-    room, _match = people._playing(session, room_id)
+    room, _match = people.playing_room(session, room_id)
     caller = player_seat(session, room_id, token)
     if room.paused_at is None:
         raise AppError("invalid_request", "the game is not paused")

@@ -1,5 +1,5 @@
 """What a pause request is, apart from who writes it (app/services/pause.py asks and answers;
-app/services/people.py lets a request stop waiting for a player who left): kept free of both, so
+app/services/people/standins.py lets a request stop waiting for a player who left): kept free of both, so
 neither imports the other."""
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def test_a_pause_flood_never_pushes_the_players_messages_out_of_the_chat(
     flood itself is refused past a few changes (429 with Retry-After)."""
     from app.playing.pause import CHANGE_BURST
     from app.ratelimit import Buckets
-    from app.services import people
+    from app.services.people import chat
 
     room_id, (ann, bo) = room_with(client, humans=2)
     said = []
@@ -220,13 +220,13 @@ def test_a_pause_flood_never_pushes_the_players_messages_out_of_the_chat(
     # Past the limit (as many processes would let through), the table's lines still never push out
     # the people's messages. (Fewer kept of each, so a few dozen lines are a flood.)
     client.app.state.runtime.pauses.changing = Buckets(0, 1)  # type: ignore[attr-defined]
-    monkeypatch.setattr(people, "CHAT_KEPT", 5)
-    monkeypatch.setattr(people, "TABLE_LINES_KEPT", 8)
-    for n in range(2 * (people.CHAT_KEPT + people.TABLE_LINES_KEPT)):
+    monkeypatch.setattr(chat, "CHAT_KEPT", 5)
+    monkeypatch.setattr(chat, "TABLE_LINES_KEPT", 8)
+    for n in range(2 * (chat.CHAT_KEPT + chat.TABLE_LINES_KEPT)):
         pause(client, room_id, ann, "pause" if n % 2 == 0 else "resume")
     messages = client.get(f"/api/rooms/{room_id}/chat").json()["messages"]
     assert [m for m in messages if m["kind"] == "chat"] == said
     table = [m for m in messages if m["kind"] == "seat"]
-    assert len(table) == people.TABLE_LINES_KEPT
+    assert len(table) == chat.TABLE_LINES_KEPT
     assert table[-1]["text"] == "Ann resumed the game: the clocks run again"
     assert [m["id"] for m in messages] == sorted(m["id"] for m in messages), "one log, oldest first"

@@ -64,14 +64,14 @@ def gone(client: TestClient, room_id: str, seat: int, seconds: float) -> None:
 
     from sqlalchemy import update
 
-    from app.models import Seat
+    from app.models import Seat, utcnow
 
     db = client.app.state.runtime.db  # type: ignore[attr-defined]
     with db.transaction() as session:
         session.execute(
             update(Seat)
             .where(Seat.room_id == room_id, Seat.seat == seat)
-            .values(last_seen=people.utcnow() - timedelta(seconds=seconds))
+            .values(last_seen=utcnow() - timedelta(seconds=seconds))
         )
 
 
@@ -138,7 +138,7 @@ def test_a_gone_holders_seat_moves_after_the_refusal_window(client: TestClient) 
 
     from sqlalchemy import update
 
-    from app.models import SeatRequest
+    from app.models import SeatRequest, utcnow
 
     room_id, (ann, bo, cy) = room_with(client, humans=3)
     gone(client, room_id, 1, people.Times().gone_after + 60)
@@ -181,7 +181,7 @@ def test_a_gone_holders_seat_moves_after_the_refusal_window(client: TestClient) 
         session.execute(
             update(SeatRequest)
             .where(SeatRequest.id == third["request_id"])
-            .values(effective_at=people.utcnow() - timedelta(seconds=1))
+            .values(effective_at=utcnow() - timedelta(seconds=1))
         )
     wait_for(
         lambda: (
@@ -283,7 +283,7 @@ def test_a_refused_or_lapsed_request_frees_its_place_at_once(client: TestClient)
 
     from sqlalchemy import update
 
-    from app.models import SeatRequest
+    from app.models import SeatRequest, utcnow
     from app.ratelimit import Buckets
 
     room_id, (ann, bo) = room_with(client)
@@ -296,7 +296,7 @@ def test_a_refused_or_lapsed_request_frees_its_place_at_once(client: TestClient)
     first = asked[0]["request_id"]
     assert client.get(f"/api/rooms/{room_id}/seat-requests/{first}").json()["status"] == "pending"
     # Nobody answers for longer than a request lives.
-    long_ago = people.utcnow() - timedelta(seconds=people.Times().request_lifetime + 1)
+    long_ago = utcnow() - timedelta(seconds=people.Times().request_lifetime + 1)
     db = client.app.state.runtime.db  # type: ignore[attr-defined]
     with db.transaction() as session:
         session.execute(update(SeatRequest).where(SeatRequest.room_id == room_id).values(created_at=long_ago))

@@ -1,8 +1,6 @@
-"""The people at a table, in the database: presence timestamps, move clocks, bots standing in for absent
-players, leaving and removal, moving a seat to another device with its holder's consent, and the table
-chat. Each function runs inside the caller's transaction and raises AppError, having written nothing,
-when it refuses. `connected` is the set of seats with a live socket, or None when presence cannot be
-known just now (Redis unreachable): then nothing that needs someone to be gone is allowed."""
+"""Moving a seat to another device: anyone asks, the holder answers (or, once the holder is gone, the
+others by the consent rules of docs/people.md), and the asker's token becomes the seat's, in the
+rematches too. Also what a token is for in a room (`seat_check`)."""
 
 from __future__ import annotations
 
@@ -10,27 +8,35 @@ import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
-from app.models import ActionRow, ChatMessage, Match, Room, Seat, SeatMove, SeatRequest, utcnow
-from app.names import clean_chat
-from app.services import outbox, pause_rules
+from app.models import Match, Room, Seat, SeatMove, SeatRequest, utcnow
+from app.services import outbox
 from app.services.alert_seats import forget_alerts
-from app.services.auth import hash_token, new_token, player_seat, seat_of
+from app.services.auth import hash_token, new_token, player_seat
 from app.services.cache import StateCache
 from app.services.lookup import find_room
-from app.services.matches import current_match, load_state
-from app.services.rooms import check_clock, default_bot_kind
-from engines.core import get_engine
+from app.services.matches import current_match
+from app.services.people.chat import table_line
+from app.services.people.common import Times, aware, bump_epoch, seat_row, seats_of
+from app.services.people.presence import gone_for
 
-# Chat messages people wrote, and lines of the table's own, served per room: each count apart, so
-# one kind never pushes the other out (older ones are still stored).
-CHAT_KEPT = 100
-TABLE_LINES_KEPT = 100
+# A request is pending until answered; approved by the holder it is carried out at once; approved by
+# others (the holder being gone) it waits out the refusal window, then is carried out unless the holder
+# refused or came back meanwhile (then it lapses: "expired"). docs/people.md draws the state machine.
+OPEN = ("pending", "waiting")
+_OPEN_REQUESTS = (
+    select(SeatRequest)
+    .where(SeatRequest.room_id == bindparam("room_id"), SeatRequest.status.in_(OPEN))
+    .order_by(SeatRequest.created_at)
+)
+_WAITING_SEATS = select(SeatRequest.seat).where(
+    SeatRequest.room_id == bindparam("room_id"), SeatRequest.status == "waiting"
+)
 # Open seat requests one asking address (an IPv6 client: its /64) may hold in a room at once, and how
 # many addresses a room takes requests from at once (more: rate_limited). A room's places are counted
 # in addresses, not requests: a dozen addresses asking twice each leave the room open to the next
@@ -41,322 +47,6 @@ MAX_ASKING_ADDRESSES = 20
 # With only one other person at the table, that person alone may approve moving a gone holder's seat
 # once the holder has been gone this long (a day).
 LONE_APPROVER_AFTER = 24 * 3600.0
-PRESENCE_UNKNOWN = (
-    "we cannot tell right now who is at the table (a part of the server is restarting); "
-    "try again in a few seconds"
-)
-PRESENCE_RETRY = 5
-
-
-def presence_unknown() -> AppError:
-    return AppError("unavailable", PRESENCE_UNKNOWN, retry_after=PRESENCE_RETRY)
-
-
-@dataclass
-class Times:
-    """How long the people rules wait, from the settings (MOTABLE_GONE_AFTER, MOTABLE_REQUEST_LIFETIME,
-    MOTABLE_SEAT_REFUSAL_SECONDS). One object per process, shared by whoever reads the rules."""
-
-    # Seconds a player must have been away before the others may let a bot play for them, or the host
-    # may remove them.
-    gone_after: float = 120.0
-    # Seconds an unanswered seat request stays open. Then it lapses ("expired"): it stops counting
-    # toward the caps, so nobody can fill a room's requests for good, and the asker may ask again.
-    request_lifetime: float = 900.0
-    # Seconds between an approval by someone other than the seat's holder and the handover, in which
-    # the holder may refuse (or make it lapse by coming back).
-    refusal_seconds: float = 600.0
-
-
-@dataclass(frozen=True)
-class Absence:
-    """Why others may let a bot play a seat: its clock ran out or its player is gone."""
-
-    expired: bool
-    gone_for: float | None
-
-
-def aware(moment: datetime) -> datetime:
-    """SQLite hands timestamps back without a zone; they were written in UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=utcnow().tzinfo)
-
-
-# Read by every room body, socket and close: built once (app/services/lookup.py says why).
-_SEATS = select(Seat).where(Seat.room_id == bindparam("room_id")).order_by(Seat.seat)
-_SEAT = select(Seat).where(Seat.room_id == bindparam("room_id"), Seat.seat == bindparam("seat"))
-# A Core statement: with one parameter set per closed socket it runs as one executemany.
-_SEAT_ROWS = cast(Table, Seat.__table__)
-_SEEN = (
-    update(_SEAT_ROWS)
-    .where(_SEAT_ROWS.c.room_id == bindparam("s_room"), _SEAT_ROWS.c.seat == bindparam("s_seat"))
-    .values(last_seen=bindparam("s_now"))
-)
-_WAITING_SEATS = select(SeatRequest.seat).where(
-    SeatRequest.room_id == bindparam("room_id"), SeatRequest.status == "waiting"
-)
-
-
-def seats_of(session: Session, room_id: str) -> list[Seat]:
-    return list(session.scalars(_SEATS, {"room_id": room_id}))
-
-
-def seat_row(session: Session, room_id: str, seat: int) -> Seat:
-    """The seat's row; a seat the room does not have is `not_found`."""
-    row = session.scalars(_SEAT, {"room_id": room_id, "seat": seat}).one_or_none()
-    if row is None:
-        raise AppError("not_found", f"no seat {seat} in this room")
-    return row
-
-
-# -- presence ----------------------------------------------------------------
-def seen(session: Session, closed: list[tuple[str, int, datetime]]) -> None:
-    """Sockets closed: (room, seat, when) each. The group-commit writer (app/playing/writer.py) calls
-    it once per batch, with every close of that batch."""
-    if closed:
-        session.execute(_SEEN, [{"s_room": room, "s_seat": seat, "s_now": at} for room, seat, at in closed])
-
-
-def away_since(seat: Seat) -> datetime:
-    return aware(seat.last_seen or seat.created_at)
-
-
-def last_acted(session: Session, match: Match | None, seat: int) -> datetime | None:
-    if match is None:
-        return None
-    moment = session.scalar(
-        select(func.max(ActionRow.created_at)).where(ActionRow.match_id == match.id, ActionRow.seat == seat)
-    )
-    return aware(moment) if moment is not None else None
-
-
-def gone_for(session: Session, match: Match | None, target: Seat, connected: set[int] | None) -> float | None:
-    """Seconds the seat's player has been gone: None while they have a socket open. A player who plays
-    over HTTP only is here as long as they keep acting: the clock runs from their last action too."""
-    if connected is None:
-        raise presence_unknown()
-    if target.seat in connected:
-        return None
-    since = away_since(target)
-    acted = last_acted(session, match, target.seat)
-    if acted is not None and acted > since:
-        since = acted
-    return max(0.0, (utcnow() - since).total_seconds())
-
-
-def bump_epoch(room: Room) -> None:
-    """Who plays a seat, or with which token, changed: processes that cached the room's seats see the
-    new epoch within seconds and forget them (app/playing/seatwatch.py). The room body changed too
-    (its revision: app/playing/commands.py), whichever command did it."""
-    room.seat_epoch = (room.seat_epoch or 0) + 1
-    room.revision = (room.revision or 0) + 1
-
-
-# Where a transaction keeps the table lines it wrote, as (room id, message body), for the playing
-# layer to publish once they are committed.
-TABLE_LINES = "table_lines"
-
-
-def table_line(session: Session, room_id: str, text: str, cache: StateCache | None) -> None:
-    """A line of the table's own in its log (and chat), seen by every player and spectator."""
-    after = last_event_seq(session, room_id, cache) if cache is not None else None
-    message = ChatMessage(room_id=room_id, seat=None, name="", text=text[:400], after_seq=after, kind="seat")
-    session.add(message)
-    session.flush()
-    session.info.setdefault(TABLE_LINES, []).append((room_id, message_body(message)))
-
-
-# -- clocks --------------------------------------------------------------------
-def deadline(session: Session, room: Room, match: Match | None) -> datetime | None:
-    """When the seats to act run out of time: the match's last move (or its start) plus the clock."""
-    if room.clock is None or match is None or match.status != "playing" or room.paused_at is not None:
-        return None  # a paused game has no clock (app/services/pause.py)
-    last = session.scalar(
-        select(ActionRow.created_at)
-        .where(ActionRow.match_id == match.id)
-        .order_by(ActionRow.seq.desc())
-        .limit(1)
-    )
-    since = aware(last or match.started_at)
-    if room.resumed_at is not None and aware(room.resumed_at) > since:
-        since = aware(room.resumed_at)  # resumed: the seats to act get their whole time again
-    return since + timedelta(seconds=room.clock)
-
-
-def set_clock(session: Session, room_id: str, token: str | None, seconds: int | None) -> None:
-    room = find_room(session, room_id, lock=True)
-    if player_seat(session, room_id, token) != room.host_seat:
-        raise AppError("forbidden", "only the host may set the clock")
-    if current_match(session, room_id) is not None:
-        raise AppError("already_started", "the clock is set before the match starts")
-    check_clock(seconds)
-    room.clock = seconds
-
-
-# -- bots standing in, leaving, removal ----------------------------------------
-def _playing(session: Session, room_id: str) -> tuple[Room, Match]:
-    room = find_room(session, room_id, lock=True)
-    match = current_match(session, room_id)
-    if match is None:
-        raise AppError("not_started", "the match has not started yet")
-    if match.status != "playing":
-        raise AppError("game_over", "the match is over")
-    return room, match
-
-
-def _not_paused(room: Room) -> None:
-    """Nobody's seat goes to a bot while the table agreed to wait (app/services/pause.py)."""
-    if room.paused_at is not None:
-        raise AppError("forbidden", "the game is paused: resume it first")
-
-
-def absence(
-    session: Session, room: Room, match: Match, target: Seat, cache: StateCache, connected: set[int] | None
-) -> Absence:
-    now = utcnow()
-    due = deadline(session, room, match)
-    acting = get_engine(match.game).to_act(load_state(session, match, cache))
-    expired = due is not None and now >= due and target.seat in acting
-    # A clock that ran out on the seat's turn is read from the database alone: presence is not needed.
-    gone = None if expired else gone_for(session, match, target, connected)
-    return Absence(expired, gone)
-
-
-def stand_in(
-    session: Session,
-    room_id: str,
-    token: str | None,
-    seat: int,
-    cache: StateCache,
-    connected: set[int] | None,
-    times: Times,
-) -> None:
-    """Another player lets a bot play `seat` until its player comes back: allowed once the seat's clock
-    ran out on its turn, or once its player has been gone `times.gone_after` seconds."""
-    room, match = _playing(session, room_id)
-    caller = player_seat(session, room_id, token)
-    target = seat_row(session, room_id, seat)
-    if caller == seat:
-        raise AppError("invalid_request", "to let a bot play for you, leave the game")
-    if target.bot or target.stand_in:
-        raise AppError("invalid_request", f"a bot already plays seat {seat}")
-    _not_paused(room)
-    why = absence(session, room, match, target, cache, connected)
-    if not why.expired and (why.gone_for is None or why.gone_for < times.gone_after):
-        raise AppError(
-            "forbidden",
-            f"{target.name} is still playing: a bot may stand in once their time is up "
-            f"or after {int(times.gone_after)} seconds away",
-        )
-    target.stand_in = True
-    bump_epoch(room)
-
-
-def take_back(session: Session, room_id: str, seat: int) -> bool:
-    """The player is back: the bot standing in steps aside. False when no bot was standing in."""
-    row = seat_row(session, room_id, seat)
-    if not row.stand_in:
-        return False
-    row.stand_in = False
-    row.last_seen = utcnow()
-    bump_epoch(find_room(session, room_id))
-    return True
-
-
-def _bot_takes(
-    session: Session, room: Room, target: Seat, reason: str, by: int | None, cache: StateCache | None
-) -> None:
-    """A bot takes the seat for good: the person's token stops working; the host passes on if needed."""
-    if target.token_hash is not None:
-        session.add(
-            SeatMove(
-                room_id=room.id, seat=target.seat, old_token_hash=target.token_hash, reason=reason, by_seat=by
-            )
-        )
-    if reason == "left":
-        table_line(session, room.id, f"{target.name} left the game; a bot plays their seat", cache)
-    else:
-        remover = seat_row(session, room.id, by).name if by is not None else "The host"
-        table_line(
-            session, room.id, f"{remover} gave {target.name}'s seat to a bot ({target.name} was gone)", cache
-        )
-    bump_epoch(room)
-    forget_alerts(session, room.id, target.seat)
-    target.bot = True
-    _pause_without(session, room, target.seat, cache)
-    target.stand_in = False
-    target.token_hash = None
-    target.bot_kind = default_bot_kind(room.game)
-    if room.host_seat == target.seat:
-        humans = [s.seat for s in seats_of(session, room.id) if not s.bot and s.seat != target.seat]
-        if humans:
-            room.host_seat = humans[0]
-    for request in session.scalars(
-        select(SeatRequest).where(SeatRequest.room_id == room.id, SeatRequest.seat == target.seat)
-    ):
-        if request.status in OPEN:
-            request.status = "refused"
-
-
-def _pause_without(session: Session, room: Room, seat: int, cache: StateCache | None) -> None:
-    """An open pause request stops waiting for a player who left, and goes with one who asked it."""
-    outcome, request = pause_rules.without_seat(room, seat)
-    if outcome == "dropped":
-        room.pause_request = None
-    elif outcome == "waits":
-        room.pause_request = request
-    elif outcome == "paused" and request is not None:
-        room.pause_request = None
-        room.paused_at = utcnow()
-        asker = seat_row(session, room.id, request["by"]).name
-        agreed = ", ".join(seat_row(session, room.id, s).name for s in request["approvals"])
-        table_line(session, room.id, pause_rules.paused_line(asker, agreed), cache)
-
-
-def leave(session: Session, room_id: str, token: str | None, cache: StateCache | None = None) -> int:
-    room, _match = _playing(session, room_id)
-    seat = player_seat(session, room_id, token)
-    _bot_takes(session, room, seat_row(session, room_id, seat), "left", None, cache)
-    return seat
-
-
-def remove(
-    session: Session,
-    room_id: str,
-    token: str | None,
-    seat: int,
-    connected: set[int] | None,
-    times: Times,
-    cache: StateCache | None = None,
-) -> None:
-    """The host gives the seat of a player who never came back to a bot."""
-    room, match = _playing(session, room_id)
-    if player_seat(session, room_id, token) != room.host_seat:
-        raise AppError("forbidden", "only the host may remove a player")
-    target = seat_row(session, room_id, seat)
-    if target.bot:
-        raise AppError("invalid_request", f"seat {seat} is a bot")
-    if seat == room.host_seat:
-        raise AppError("invalid_request", "to give up your own seat, leave the game")
-    _not_paused(room)
-    gone = gone_for(session, match, target, connected)
-    if gone is None or gone < times.gone_after:
-        raise AppError(
-            "forbidden",
-            f"{target.name} has not been away {int(times.gone_after)} seconds; let them come back",
-        )
-    _bot_takes(session, room, target, "removed", room.host_seat, cache)
-
-
-# -- moving a seat to another device ---------------------------------------------
-# A request is pending until answered; approved by the holder it is carried out at once; approved by
-# others (the holder being gone) it waits out the refusal window, then is carried out unless the holder
-# refused or came back meanwhile (then it lapses: "expired"). docs/people.md draws the state machine.
-OPEN = ("pending", "waiting")
-_OPEN_REQUESTS = (
-    select(SeatRequest)
-    .where(SeatRequest.room_id == bindparam("room_id"), SeatRequest.status.in_(OPEN))
-    .order_by(SeatRequest.created_at)
-)
 
 
 def ask_for_seat(
@@ -792,67 +482,3 @@ def seat_check(session: Session, room_id: str, token: str | None, times: Times) 
     if request is not None:
         return {"status": "asking", "seat": request.seat, "request": _request_body(request, times)}
     return {"status": "unknown"}
-
-
-# -- chat ----------------------------------------------------------------------
-def message_body(message: ChatMessage) -> dict[str, Any]:
-    return {
-        "id": message.id,
-        "seat": message.seat,
-        "name": message.name,
-        "text": message.text,
-        "at": aware(message.created_at).isoformat(),
-        "after": message.after_seq,
-        "kind": message.kind or "chat",
-    }
-
-
-def last_event_seq(session: Session, room_id: str, cache: StateCache) -> int | None:
-    """The seq of the newest event of the room's match (0 before any), None without a match."""
-    match = current_match(session, room_id)
-    if match is None:
-        return None
-    engine = get_engine(match.game)
-    events = engine.view(load_state(session, match, cache), None).get("events") or []
-    return int(events[-1]["seq"]) if events else 0
-
-
-def say(
-    session: Session, room_id: str, token: str | None, text: str, name: str | None, cache: StateCache
-) -> dict[str, Any]:
-    room = find_room(session, room_id)
-    seat = seat_of(session, room_id, token)
-    try:
-        cleaned = clean_chat(text)
-    except ValueError as error:
-        raise AppError("invalid_request", str(error)) from None
-    if seat is None:
-        if not room.chat_spectators:
-            raise AppError("forbidden", "spectators read the chat; the host may let them write")
-        shown = f"{name} (watching)" if name else "Spectator"
-    else:
-        shown = seat_row(session, room_id, seat).name
-    after = last_event_seq(session, room_id, cache)
-    message = ChatMessage(room_id=room_id, seat=seat, name=shown[:40], text=cleaned, after_seq=after)
-    session.add(message)
-    session.flush()
-    return message_body(message)
-
-
-def chat_log(session: Session, room_id: str) -> dict[str, Any]:
-    """The newest CHAT_KEPT messages people wrote and the newest TABLE_LINES_KEPT of the table's own
-    lines, together, oldest first. Kept apart so that a player who makes table lines fast (pausing
-    and resuming) never pushes the others' messages out."""
-    find_room(session, room_id)
-    newest = select(ChatMessage).where(ChatMessage.room_id == room_id).order_by(ChatMessage.id.desc())
-    people_said = list(session.scalars(newest.where(ChatMessage.kind != "seat").limit(CHAT_KEPT)))
-    table_said = list(session.scalars(newest.where(ChatMessage.kind == "seat").limit(TABLE_LINES_KEPT)))
-    rows = sorted(people_said + table_said, key=lambda m: m.id)
-    return {"messages": [message_body(m) for m in rows]}
-
-
-def set_chat_spectators(session: Session, room_id: str, token: str | None, allowed: bool) -> None:
-    room = find_room(session, room_id, lock=True)
-    if player_seat(session, room_id, token) != room.host_seat:
-        raise AppError("forbidden", "only the host may let spectators write")
-    room.chat_spectators = allowed
