@@ -11,8 +11,8 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 # Live matches a process keeps in memory. A miss costs a snapshot read and a replay on every move of
-# that match, so this is sized for every match a busy process plays at once (1,250 rooms measured in
-# docs/performance.md), not for the few a test plays.
+# that match, so this is sized for every match a busy process plays at once (1,250 rooms measured:
+# docs/performance.md, "Choices the figures rest on"), not for the few a test plays.
 STATES = 8192
 
 

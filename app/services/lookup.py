@@ -9,7 +9,8 @@ from app.errors import AppError
 from app.models import Room
 
 # Built once: a statement built per call costs more Python than SQLite takes to run it (and a
-# statement object that lives on keeps its cache key). Hot paths use these (docs/performance.md).
+# statement object that lives on keeps its cache key). Hot paths use these (docs/performance.md,
+# "Choices the figures rest on").
 _ROOM = select(Room).where(Room.id == bindparam("room_id"))
 _ROOM_LOCKED = _ROOM.with_for_update()
 _SEAT_EPOCH = select(Room.seat_epoch).where(Room.id == bindparam("room_id"))
