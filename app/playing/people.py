@@ -1,6 +1,6 @@
 """The people at a table, for every transport: presence timestamps, clocks, bots standing in, leaving,
-seat requests and chat. Like the Master: commit (worker thread), then publish (through the Publisher,
-the one door out), then wake the bots."""
+seat requests and chat. Like the Master: commit (worker thread), then publish (through the
+Publisher), then wake the bots."""
 
 from __future__ import annotations
 

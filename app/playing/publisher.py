@@ -1,4 +1,4 @@
-"""The events the playing layer publishes once a change is committed, and the one door they leave by.
+"""The events the playing layer publishes once a change is committed, and the way they leave by.
 
 Every process hears every event (app/realtime/broker.py) and turns it into what its sockets are sent
 (app/playing/fanout.py). The kinds:

@@ -18,7 +18,7 @@ STATES = 8192
 
 class Lru(Generic[K, V]):
     """At most `size` entries; the least recently used goes first. Safe to share between the event loop
-    and the worker threads (every cache of the server is one of these)."""
+    and the worker threads."""
 
     def __init__(self, size: int) -> None:
         self.size = size

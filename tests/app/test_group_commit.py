@@ -444,11 +444,12 @@ def test_a_move_the_fast_path_cannot_write_is_applied_once(
     monkeypatch.setattr(type(engine), "apply", counting_apply)
     mover = min(engine.to_act(state))
     other = 1 - mover
-    refused = runtime.moves.apply_moves([Move(room_id, other, engine.legal_actions(state, mover)[0], version)])
+    out_of_turn = Move(room_id, other, engine.legal_actions(state, mover)[0], version)
+    refused = runtime.moves.apply_moves([out_of_turn])
     assert isinstance(refused[0], AppError) and refused[0].code in ("not_your_turn", "illegal_action")
     assert len(applied_by_engine) == 1
     # Two cards each: the fourth move ends the only round, and the match.
-    for number in range(4):
+    for _ in range(4):
         seat = min(engine.to_act(state))
         action = engine.legal_actions(state, seat)[0]
         applied_by_engine.clear()
