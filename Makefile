@@ -37,6 +37,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 	@for f in static/js/*.js static/js/games/*.js static/js/games/*/*.js; do node --experimental-default-type=module --check $$f || exit 1; done
 
 ## make test-js: the browser client's DOM-free modules under Node's own test runner.

@@ -1,10 +1,11 @@
-"""Request bodies of the JSON API (responses are the plain dicts CONTRACT.md spells out)."""
+"""Request bodies of the JSON API and the messages a client sends on the room socket (responses are the
+plain dicts CONTRACT.md spells out)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, StrictBool, StrictInt
+from pydantic import AfterValidator, BaseModel, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 from app.names import clean_name
 
@@ -41,10 +42,33 @@ class StartRoom(BaseModel):
 class PostAction(BaseModel):
     # Any JSON value: the engine tells a malformed action from an illegal one.
     action: Any
-    # Strict, as on the socket: `true` or "1" must not pass for version 1.
+    # Strict (here and on the socket, SocketAction): `true` or "1" must not pass for version 1.
     version: StrictInt | None = None
 
 
 class MarkScreen(BaseModel):
     # The code the table screen shows (its format is checked with a worded refusal).
     code: Annotated[str, Field(max_length=16)]
+
+
+class SocketAuth(BaseModel):
+    """`{"type": "auth", "token"}`: a spectator's socket takes the token's seat."""
+
+    type: Literal["auth"]
+    token: Annotated[StrictStr, Field(min_length=1)]
+    # Echoed in the answer, whatever JSON the client chose.
+    id: Any = None
+
+
+class SocketAction(PostAction):
+    """`{"type": "action", "id", "action", "version"}`: the body of POST .../actions, and an id for the
+    answer to echo (whatever JSON the client chose)."""
+
+    type: Literal["action"]
+    id: Any = None
+
+
+# A socket message of either kind, told apart by its "type". Built once: every socket message passes here.
+SOCKET_MESSAGE: TypeAdapter[SocketAuth | SocketAction] = TypeAdapter(
+    Annotated[SocketAuth | SocketAction, Field(discriminator="type")]
+)

@@ -7,6 +7,7 @@ import contextlib
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
 
 from app import jsonsafe
 from app.errors import AppError
@@ -14,6 +15,7 @@ from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
 from app.realtime.split import encode
 from app.runtime import Runtime
+from app.schemas import SOCKET_MESSAGE, SocketAction, SocketAuth
 from app.services.auth import hash_token
 from app.serving import FRAME_SEND
 
@@ -21,6 +23,8 @@ router = APIRouter()
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
+
+NOT_AN_OBJECT = "a message is one JSON object"
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -115,13 +119,13 @@ class _Socket:
         self.counted = seat
         await self.runtime.master.connect(self.room_id, seat)
 
-    async def authenticate(self, message: dict[str, Any]) -> bool:
-        """A spectator socket becomes a seat's socket; False when the token is bad (the socket closes)."""
-        token = message.get("token")
+    async def authenticate(self, token: str | None, message_id: Any) -> bool:
+        """A spectator socket becomes a seat's socket; False when the token is bad (the socket closes).
+        `token` is None when the auth message held none that could be one (absent, empty, not a string)."""
         if self.token is not None:
-            self.conn.send(_error(message.get("id"), "invalid_request", "this socket already has a seat"))
+            self.conn.send(_error(message_id, "invalid_request", "this socket already has a seat"))
             return True
-        if not isinstance(token, str) or not token:
+        if token is None:
             await self.websocket.close(code=POLICY_VIOLATION, reason="send the seat's token as a string")
             return False
         try:
@@ -164,37 +168,50 @@ class _Socket:
                 conn.send(_error(None, "rate_limited", "too many messages; slow down and retry"))
                 continue
             try:
-                message = jsonsafe.loads(raw, settings.max_json_depth)
+                decoded = jsonsafe.loads(raw, settings.max_json_depth)
             except ValueError:
-                conn.send(_error(None, "invalid_request", "a message is one JSON object"))
+                conn.send(_error(None, "invalid_request", NOT_AN_OBJECT))
                 continue
-            if not isinstance(message, dict):
-                conn.send(_error(None, "invalid_request", "a message is one JSON object"))
+            try:
+                message = SOCKET_MESSAGE.validate_python(decoded)
+            except ValidationError as error:
+                if not await self.refuse(decoded, error):
+                    return
                 continue
-            if message.get("type") == "auth":
-                if not await self.authenticate(message):
+            if isinstance(message, SocketAuth):
+                if not await self.authenticate(message.token, message.id):
                     return
                 continue
             await self.act(message)
 
-    async def act(self, message: dict[str, Any]) -> None:
+    async def refuse(self, decoded: Any, error: ValidationError) -> bool:
+        """Answer a message that is neither kind, saying what is wrong; False when the socket closes."""
+        # Pydantic checks the fields in their order, so a missing action is told before a bad version.
+        problem = error.errors(include_url=False, include_context=False, include_input=False)[0]
+        if problem["type"] == "model_attributes_type":
+            self.conn.send(_error(None, "invalid_request", NOT_AN_OBJECT))
+            return True
+        message_id = decoded.get("id")
+        if problem["loc"][:1] == ("auth",):
+            return await self.authenticate(None, message_id)
+        if problem["loc"] == ("action", "version"):
+            self.conn.send(_error(message_id, "invalid_request", "version is an integer"))
+            return True
+        # No "type", another type, or no "action".
+        self.conn.send(
+            _error(message_id, "invalid_request", 'send {"type": "action", "id", "action", "version"}')
+        )
+        return True
+
+    async def act(self, message: SocketAction) -> None:
         conn = self.conn
-        message_id = message.get("id")
-        version = message.get("version")
-        if message.get("type") != "action" or "action" not in message:
-            conn.send(
-                _error(message_id, "invalid_request", 'send {"type": "action", "id", "action", "version"}')
-            )
-            return
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            conn.send(_error(message_id, "invalid_request", "version is an integer"))
-            return
+        message_id = message.id
         try:
             await self.runtime.master.act(
                 self.room_id,
                 self.token,
-                message["action"],
-                version,
+                message.action,
+                message.version,
                 committed=lambda _applied: conn.send({"type": "ack", "id": message_id}),
             )
         except AppError as error:

@@ -112,3 +112,43 @@ def check_errors(client: TestClient, stack: ExitStack, room_id: str, host: str, 
     again = connect(stack, client, room_id, host, 0)
     assert again.messages[0]["type"] == "snapshot" and again.body["version"] == 3
     assert again.body == client.get(f"/api/rooms/{room_id}/state", headers=auth(host)).json()
+
+
+SEND_AN_ACTION = 'send {"type": "action", "id", "action", "version"}'
+
+# A frame that is no message of either kind, the id its answer echoes, and the words it is told.
+REFUSALS = [
+    ("[1]", None, "a message is one JSON object"),
+    ('"action"', None, "a message is one JSON object"),
+    ('{"id": "none"}', "none", SEND_AN_ACTION),
+    ('{"type": "hello", "id": 7}', 7, SEND_AN_ACTION),
+    ('{"type": ["action"], "id": "listed"}', "listed", SEND_AN_ACTION),
+    ('{"type": "action", "id": "bare"}', "bare", SEND_AN_ACTION),
+    ('{"type": "action", "id": "both", "version": true}', "both", SEND_AN_ACTION),
+    ('{"type": "action", "id": "bool", "action": {}, "version": true}', "bool", "version is an integer"),
+    (
+        '{"type": "action", "id": {"k": [1]}, "action": {}, "version": 1.0}',
+        {"k": [1]},
+        "version is an integer",
+    ),
+    ('{"type": "action", "action": {}, "version": "1"}', None, "version is an integer"),
+    ('{"type": "auth", "id": "again", "token": 12}', "again", "this socket already has a seat"),
+]
+
+
+def test_each_refused_message_is_told_why_with_its_id(client: TestClient) -> None:
+    room = new_room(client)
+    room_id, host = room["room_id"], room["token"]
+    client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"})
+    client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+    with ExitStack() as stack:
+        ann = connect(stack, client, room_id, host, 0)
+        for frame, message_id, words in REFUSALS:
+            ann.socket.send(frame)
+            assert ann.answer() == {
+                "type": "error",
+                "id": message_id,
+                "error": {"code": "invalid_request", "message": words},
+            }, frame
+        # Nothing refused closed the socket or changed the match.
+        assert ann.reply(ann.send_action(ann.body["legal_actions"][0], 1)) == {"type": "ack", "id": "0-1"}
