@@ -155,19 +155,6 @@ def _tables_and_steps(source: Source) -> Iterator[dict[str, Any]]:
         previous = current
 
 
-def replay_body(session: Session, room_id: str, raw_viewpoint: str | None) -> dict[str, Any]:
-    """The whole replay as one dict, built in memory on every call: the first table and one RFC 6902
-    patch per action, for the viewpoint asked for.
-
-    The server no longer answers with this (it sends the stored body, see `build_replay`); it stays
-    as the plain reference that the stored body must decode to, for the tests and `bench.replay`."""
-    match = finished_match(session, room_id)
-    source = _source(session, match, parse_viewpoint(raw_viewpoint, match.players))
-    parts = _tables_and_steps(source)
-    first = next(parts)
-    return {**source.header(), "first": first, "steps": list(parts)}
-
-
 def dumps(value: Any) -> bytes:
     """JSON bytes as the API writes them (compact, UTF-8): orjson, or the json module for what orjson
     refuses (integers beyond 64 bits)."""
@@ -178,8 +165,8 @@ def dumps(value: Any) -> bytes:
 
 
 def write_replay(source: Source, write: Callable[[bytes], None]) -> None:
-    """The replay body as JSON, written a piece at a time: the same document `replay_body` returns,
-    without ever holding more than one step of it."""
+    """The replay body as JSON, written a piece at a time without ever holding more than one step of
+    it: the source's header, the first table and one RFC 6902 patch per action (`_tables_and_steps`)."""
     header = dumps(source.header())
     parts = _tables_and_steps(source)
     write(header[:-1] + b',"first":')

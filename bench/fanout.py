@@ -1,8 +1,8 @@
 """One move's fan-out, piece by piece, in process: the whole-body fan-out against the split one.
 
 Plays random 4-seat Mojo matches and, for every move, times `engine.apply`, then the fan-out with
-whole bodies as it was before the split (the four viewers' bodies with `state_bodies`, four diffs
-against each viewer's last body, four orjson encodes of the patch frames, one ack), and the same
+whole bodies as it was before the split (the four viewers' bodies, each with its `engine.view`, four
+diffs against each viewer's last body, four orjson encodes of the patch frames, one ack), and the same
 move as the server sends it now (app/realtime/split.py): the public body built, diffed and encoded
 once, and only each seat's own part (seat, legal actions, hand, face-down cards, its log when it
 names a card the seat drew) per seat, spliced into each seat's frame text.
@@ -25,7 +25,6 @@ from typing import Any
 
 import orjson
 
-from app.playing.views import state_bodies
 from app.realtime.patch import diff
 
 try:  # run from a tree before the split (an A/B run), only the whole-body fan-out is timed
@@ -33,7 +32,32 @@ try:  # run from a tree before the split (an A/B run), only the whole-body fan-o
     from app.realtime.split import SharedOps, own_ops, patch_text
 except ImportError:
     split_bodies = None  # type: ignore[assignment]
-from engines.core import get_engine
+from engines.core import get_engine, json_copy
+
+
+def bodies_as_before(
+    game: str, state: Any, version: int, status: str, seats: set[int | None]
+) -> dict[int | None, dict[str, Any]]:
+    """Each viewer's whole body, built as the fan-out built them before the split: who acts and the
+    result once, then every viewer's own `engine.view` and lists."""
+    engine = get_engine(game)
+    to_act = sorted(engine.to_act(state))
+    result = engine.result(state)
+    result_json = result.to_json() if result is not None else None
+    return {
+        seat: {
+            "version": version,
+            "status": status,
+            "seat": seat,
+            "to_act": list(to_act),
+            "legal_actions": engine.legal_actions(state, seat) if seat is not None and to_act else [],
+            "view": engine.view(state, seat),
+            "result": json_copy(result_json),
+            "takeback": None,
+            "can_take_back": False,
+        }
+        for seat in seats
+    }
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -67,7 +91,7 @@ def main() -> None:
         state = engine.setup(seat_count, rng.randrange(1 << 30), engine.spec.parse_options({}))
         version = 1
         seats: set[int | None] = set(range(seat_count))
-        last = state_bodies(game, state, version, "playing", seats)
+        last = bodies_as_before(game, state, version, "playing", seats)
         last_split = (
             split_bodies(game, state, version, "playing", seats) if split_bodies is not None else None
         )
@@ -78,8 +102,8 @@ def main() -> None:
                 state = engine.apply(state, seat, action)
             version += 1
             status = "finished" if engine.result(state) is not None else "playing"
-            with clock("bodies (state_bodies, 4 viewers)"):
-                bodies = state_bodies(game, state, version, status, seats)
+            with clock("bodies (whole, 4 viewers)"):
+                bodies = bodies_as_before(game, state, version, status, seats)
             with clock("diffs (4)"):
                 patches = {s: diff(last[s], bodies[s]) for s in seats}
             with clock("encodes (4 patches + ack)"):

@@ -5,7 +5,7 @@ Sets up a 4-seat Mojo room on a fresh SQLite file through the app itself (create
 
 - a join's write transaction (`rooms.join_room` in `Database.transaction`, on rooms of its own);
 - `Views.room_with`: the room body the room's sockets are sent on every room change;
-- `Views.fanout_bodies`: the state snapshot a socket is sent when it opens (a spectator and a seat).
+- `Views.current_bodies`: the state snapshot a socket is sent when it opens (a spectator and a seat).
 
     .venv/bin/python -m bench.reads
     .venv/bin/python -m bench.reads --repeat 500
@@ -98,7 +98,7 @@ def main() -> None:
                 lambda: views.room_with(room_id, {0, 1, 2, 3}), args.repeat
             ),
             "a snapshot, spectator and one seat": timed(
-                lambda: views.fanout_bodies(room_id, {None, 0}), args.repeat
+                lambda: views.current_bodies(room_id, {None, 0}), args.repeat
             ),
         }
     print(f"mojo, 4 seats, {args.moves} moves played, SQLite; {ROUNDS} rounds of {args.repeat} calls")

@@ -2,7 +2,7 @@
 were stored.
 
 "before" is the route as it was, served next to the real one by the same server process: the whole
-match replayed and diffed into one dict (`app.replay.replay_body`), rendered by FastAPI, compressed by
+match replayed and diffed into one dict (`replay_body` below), rendered by FastAPI, compressed by
 the GZip middleware, on every request. "after" is the real route: built once into the `replays` table,
 then the stored gzip bytes (or, to a client without gzip, the body decompressed while it is sent).
 
@@ -34,12 +34,13 @@ import orjson
 from fastapi import Response
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.config import Settings, sqlalchemy_url
 from app.db import Database, upgrade
 from app.deps import RuntimeDep
 from app.models import Match
-from app.replay import replay_body
+from app.replay import _source, _tables_and_steps, finished_match, parse_viewpoint
 from app.services import rooms
 from app.services.cache import StateCache
 from app.services.moves import Move, Moves
@@ -90,6 +91,14 @@ def make_match(url: str) -> tuple[str, int]:
     if refused or status != "finished":
         raise SystemExit(f"the bench match did not finish: {len(refused)} moves refused, status {status}")
     return room_id, len(moves)
+
+
+def replay_body(session: Session, room_id: str, viewpoint: str | None) -> dict[str, Any]:
+    """The whole replay as one dict, built in memory on every call, as the route built it."""
+    match = finished_match(session, room_id)
+    source = _source(session, match, parse_viewpoint(viewpoint, match.players))
+    first, *steps = _tables_and_steps(source)
+    return {**source.header(), "first": first, "steps": steps}
 
 
 async def rebuilt_replay(

@@ -29,7 +29,7 @@ from websockets.sync.client import connect as ws_connect
 
 from app.config import sqlalchemy_url
 from app.db import Database, upgrade
-from app.playing.views import Views, state_body
+from app.playing.views import Views, split_bodies
 from app.realtime.patch import diff
 from app.realtime.presence import Presence
 from app.services import rooms
@@ -37,6 +37,7 @@ from app.services.cache import StateCache
 from app.services.moves import Moves
 from app.services.people import Times
 from app.services.seats import Seats
+from bench.storage import act
 from engines.core import get_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +51,7 @@ def percentile(samples: list[float], p: float) -> float:
 
 
 def service_throughput(url: str, actions: int) -> float:
-    """Actions/s through Moves.act (one transaction each), humans in every seat."""
+    """Actions/s through `act` (one transaction each), humans in every seat."""
     db = Database(sqlalchemy_url(url))
     cache, seats = StateCache(), Seats(db)
     moves = Moves(db, cache, seats)
@@ -71,7 +72,7 @@ def service_throughput(url: str, actions: int) -> float:
             seat = public["to_act"][0]
             legal = views.state(room["room_id"], tokens[seat])["legal_actions"]
             started = time.perf_counter()
-            moves.act(room["room_id"], tokens[seat], rng.choice(legal), public["version"])
+            act(moves, room["room_id"], tokens[seat], rng.choice(legal), public["version"])
             spent += time.perf_counter() - started
             done += 1
     db.dispose()
@@ -167,11 +168,11 @@ def patch_cost(calls: int) -> tuple[float, float]:
     engine = get_engine(GAME)
     rng = random.Random(3)
     state = engine.setup(PLAYERS, 3, engine.spec.parse_options({}))
-    bodies = [state_body(GAME, state, 1, "playing", 0)]
+    bodies = [split_bodies(GAME, state, 1, "playing", {0}).body(0)]
     while len(bodies) < 200 and (acting := engine.to_act(state)):
         seat = min(acting)
         state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
-        bodies.append(state_body(GAME, state, len(bodies) + 1, "playing", 0))
+        bodies.append(split_bodies(GAME, state, len(bodies) + 1, "playing", {0}).body(0))
     pairs = list(itertools.pairwise(bodies))
 
     def time_per_call(fn: Any) -> float:

@@ -36,8 +36,8 @@ RULES: list[tuple[str, str]] = [
         r"apply \(engines/|legal_actions \(engines/|to_act \(engines/|result \(engines/",
     ),
     (
-        "per-viewer view building (engine.view, state_bodies)",
-        r"view \(engines/|state_bodies \(app/services/matches\.py|json_copy",
+        "per-viewer view building (engine.view, split_bodies)",
+        r"view \(engines/|split_bodies \(app/playing/views\.py|json_copy",
     ),
     (
         "state cache / codec",

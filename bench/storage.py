@@ -31,9 +31,20 @@ from app.retention import prune
 from app.services import rooms
 from app.services.botturns import BotTurns
 from app.services.cache import StateCache
-from app.services.moves import Moves
+from app.services.matches import Applied
+from app.services.moves import Move, Moves
 from app.services.people import Times
 from app.services.seats import Seats
+
+
+def act(moves: Moves, room_id: str, token: str | None, action: Any, version: int | None = None) -> Applied:
+    """Apply one player's action in a transaction of its own; returns once it is committed."""
+    seat = moves.seats.player_seat(room_id, token)
+    result = moves.apply_moves([Move(room_id, seat, action, version)])[0]
+    if isinstance(result, Exception):
+        raise result
+    assert result is not None  # None answers a Closed only
+    return result
 
 
 class Services:
@@ -97,7 +108,7 @@ def play(services: Services, game: str, players: int, seed: int) -> None:
         if state["status"] == "finished":
             return
         if 0 in state["to_act"] and state["legal_actions"]:
-            services.moves.act(room_id, token, rng.choice(state["legal_actions"]), state["version"])
+            act(services.moves, room_id, token, rng.choice(state["legal_actions"]), state["version"])
             continue
         turn = services.bot_turns.bot_turn(room_id)
         assert turn is not None, "nobody to act in a match that is not finished"

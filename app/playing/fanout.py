@@ -7,8 +7,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.playing.views import Built, Views
+from app.playing.views import Views
 from app.realtime.hub import Bodies, Hub
+from app.realtime.split import Split
 from app.services.seats import Seats
 
 log = logging.getLogger(__name__)
@@ -47,9 +48,9 @@ class Fanout:
         await self.hub.push_room(room_id, lambda: self.views.room(room_id))
 
     async def push_state(self, room_id: str, move: dict[str, Any] | None = None) -> None:
-        async def bodies(seats: set[int | None]) -> Built:
+        async def bodies(seats: set[int | None]) -> Split:
             held = self.views.bodies_after(move, seats) if move is not None else None
-            return held if held is not None else await self.views.read_state_bodies(room_id, seats)
+            return held if held is not None else await self.views.read_bodies(room_id, seats)
 
         await self.hub.push_state(room_id, bodies)
 
@@ -72,7 +73,7 @@ class Fanout:
     def bodies_for(self, room_id: str) -> Bodies:
         """The body builder a socket's snapshot is read with (Hub.attach, Hub.reseat)."""
 
-        async def bodies(seats: set[int | None]) -> Built:
-            return await self.views.read_state_bodies(room_id, seats)
+        async def bodies(seats: set[int | None]) -> Split:
+            return await self.views.read_bodies(room_id, seats)
 
         return bodies

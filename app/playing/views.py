@@ -1,5 +1,6 @@
 """Every body a client receives about a match and its room: each viewer's state body (the waiting one
-before the deal), the room body and the action log. engine.view is the only way a state reaches them."""
+before the deal), the room body and the action log. engine.view (and its seat's part, engine.own_view)
+is the only way a state reaches them."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from app.realtime.split import Own, Split
 from app.services import lookup, matches, pause, people, rooms, screens, takebacks
 from app.services.cache import StateCache
 from app.services.seats import Seats
-from engines.core import Engine, get_engine, json_copy
+from engines.core import get_engine, json_copy
 from engines.core.takeback import Position, taken_back
 
 Body = dict[str, Any]
@@ -26,40 +27,6 @@ Body = dict[str, Any]
 # Reads of a room body while presence keeps changing under it, before the last one is sent as it is
 # (a later change sends a body of its own).
 PRESENCE_READS = 3
-
-
-def state_bodies(
-    game: str,
-    state: Any,
-    version: int,
-    status: str,
-    seats: Iterable[int | None],
-    takeback: Body | None = None,
-    may_take_back: int | None = None,
-) -> dict[int | None, Body]:
-    """The state body of each of `seats` (one per viewer of a move's fan-out). What all viewers share,
-    who is to act and the result, is worked out once; each body still gets its own lists.
-    `takeback`: the pending takeback (app/services/takebacks.py); `may_take_back`: the seat that may ask
-    to take back the last action now."""
-    engine = get_engine(game)
-    to_act = sorted(engine.to_act(state))
-    result = engine.result(state)
-    result_json = result.to_json() if result is not None else None
-    return {
-        seat: {
-            "version": version,
-            "status": status,
-            "seat": seat,
-            "to_act": list(to_act),
-            # A seat outside to_act may still have optional actions (Mokuru's Immunity, Steal a Trick).
-            "legal_actions": engine.legal_actions(state, seat) if seat is not None and to_act else [],
-            "view": engine.view(state, seat),
-            "result": json_copy(result_json),
-            "takeback": json_copy(takeback),
-            "can_take_back": seat is not None and seat == may_take_back,
-        }
-        for seat in seats
-    }
 
 
 def split_bodies(
@@ -72,12 +39,15 @@ def split_bodies(
     may_take_back: int | None = None,
     position: Position | None = None,
 ) -> Split:
-    """The state bodies of `seats` as the fan-out sends them: the spectator's body, built once, and
-    each seat's own part (its seat, legal actions and the view keys engine.own_view says differ).
-    `Split.body(seat)` equals `state_bodies(...)[seat]`. Nothing in it is the state's but logged
-    events; the public body is shared by every viewer's socket, which only read it. `position`: the
-    views of `state` already built (by the takeback decision, engines/core/takeback.py), used as they
-    are: they are read only, there as here."""
+    """The state bodies of `seats` (None: a spectator), all at one version: the spectator's body,
+    built once, and each seat's own part (its seat, legal actions and the view keys engine.own_view
+    says differ). The one way a state body is built: the fan-out sends these as they are, and one
+    viewer's whole body (GET /state, the mover's answer) is `Split.body(seat)`. Nothing in it is the
+    state's but logged events; the public body is shared by every viewer's socket, which only read
+    it. `takeback`: the pending takeback (app/services/takebacks.py); `may_take_back`: the seat that
+    may ask to take back the last action now. `position`: the views of `state` already built (by the
+    takeback decision, engines/core/takeback.py), used as they are: they are read only, there as
+    here."""
     engine = get_engine(game)
     to_act = sorted(engine.to_act(state))
     result = engine.result(state)
@@ -111,33 +81,6 @@ def split_bodies(
     return Split(public, own)
 
 
-Built = Split | dict[int | None, Body]
-"""Viewers' bodies as the fan-out hands them to the hub: split, or whole per seat."""
-
-
-def fanout_bodies(
-    game: str,
-    state: Any,
-    version: int,
-    status: str,
-    seats: Iterable[int | None],
-    takeback: Body | None = None,
-    may_take_back: int | None = None,
-    position: Position | None = None,
-) -> Built:
-    """The bodies of a move's viewers: split where the game builds its seats' own parts
-    (`Engine.own_view`); whole per seat where it leaves that to the default, which would build every
-    seat's whole view anyway and the spectator's on top (measured slower than whole bodies)."""
-    if type(get_engine(game)).own_view is Engine.own_view:
-        return state_bodies(game, state, version, status, seats, takeback, may_take_back)
-    return split_bodies(game, state, version, status, seats, takeback, may_take_back, position)
-
-
-def state_body(game: str, state: Any, version: int, status: str, seat: int | None) -> Body:
-    """The GET /state body for `seat`: seat-specific data only ever comes from engine.view."""
-    return state_bodies(game, state, version, status, {seat})[seat]
-
-
 def applied_body(applied: matches.Applied, verdicts: takebacks.Verdicts | None = None) -> Body:
     """The body the player who made a move is answered with (`verdicts`: whether it may be taken back,
     decided when it was published)."""
@@ -147,9 +90,10 @@ def applied_body(applied: matches.Applied, verdicts: takebacks.Verdicts | None =
         round_number = get_engine(applied.game).round_number(applied.state)
         if verdicts.spent(applied.match_id, applied.seat, round_number):
             may = None
-    return state_bodies(
+    split = split_bodies(
         applied.game, applied.state, applied.version, applied.status, {applied.seat}, None, may
-    )[applied.seat]
+    )
+    return split.body(applied.seat)
 
 
 def waiting_body(seat: int | None) -> Body:
@@ -281,15 +225,11 @@ class Views:
             return room_body(session, room, match, state, connected, self.times)
 
     def state(self, room_id: str, token: str | None) -> Body:
+        """The GET /state body of the token's holder (no token: a spectator's)."""
         seat = self.seats.seat_of(room_id, token)
-        return self.state_bodies(room_id, {seat})[seat]
+        return self.current_bodies(room_id, {seat}).body(seat)
 
-    def state_bodies(self, room_id: str, seats: set[int | None]) -> dict[int | None, Body]:
-        """The current state body of each seat, all at one version."""
-        built = self.fanout_bodies(room_id, seats)
-        return {seat: built.body(seat) for seat in seats} if isinstance(built, Split) else built
-
-    def fanout_bodies(self, room_id: str, seats: set[int | None]) -> Built:
+    def current_bodies(self, room_id: str, seats: set[int | None]) -> Split:
         """The current state bodies of `seats`, all at one version, as the fan-out sends them."""
         with self.db.read() as session:
             match = matches.current_match(session, room_id)
@@ -303,12 +243,12 @@ class Views:
             # predate the move that finished the match.
             version, status = match.version, match.status
             may, pending = takebacks.can_take_back(session, match, self.cache, self.verdicts)
-        return fanout_bodies(match.game, state, version, status, seats, pending, may)
+        return split_bodies(match.game, state, version, status, seats, pending, may)
 
-    async def read_state_bodies(self, room_id: str, seats: set[int | None]) -> Built:
-        return await run_in_threadpool(self.fanout_bodies, room_id, seats)
+    async def read_bodies(self, room_id: str, seats: set[int | None]) -> Split:
+        return await run_in_threadpool(self.current_bodies, room_id, seats)
 
-    def bodies_after(self, move: dict[str, Any], seats: set[int | None]) -> Built | None:
+    def bodies_after(self, move: dict[str, Any], seats: set[int | None]) -> Split | None:
         """Each viewer's body after a published move, from the state held in memory: cached, or the
         cached state one version before with the move replayed (engines are deterministic). None:
         not held here, read the database."""
@@ -340,7 +280,7 @@ class Views:
         if may is not None and self.verdicts.spent(match_id, seat, get_engine(game).round_number(state)):
             may = None
         position = self.verdicts.position(match_id, version)
-        return fanout_bodies(game, state, version, move["status"], seats, None, may, position)
+        return split_bodies(game, state, version, move["status"], seats, None, may, position)
 
     def log(self, room_id: str, token: str | None) -> Body:
         seat = self.seats.seat_of(room_id, token)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from app.realtime.split import NOTHING_OWN, Message, Own, SharedOps, Split, materialise, own_ops, patch_text
 
-Bodies = Callable[[set[int | None]], Awaitable[dict[int | None, Message] | Split]]
-"""Builds the state body of each seat asked for (None: a spectator), all at one version: whole, one per
-seat, or split into the public body and each seat's own part (app/realtime/split.py)."""
+Bodies = Callable[[set[int | None]], Awaitable[Split]]
+"""Builds the state body of each seat asked for (None: a spectator), all at one version, split into the
+public body and each seat's own part (app/realtime/split.py)."""
 
 RoomBody = Callable[[], Awaitable[Message]]
 """Reads the room body as it is now."""
@@ -35,13 +35,6 @@ CLOSE: Message = {"type": "close"}
 def _log_failure(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("a push tried again failed", exc_info=task.exception())
-
-
-def _parts(built: dict[int | None, Message] | Split, seat: int | None) -> tuple[Message, Own]:
-    """A seat's body as (public body, own part); a body handed over whole is its own public body."""
-    if isinstance(built, Split):
-        return built.public, built.own_of(seat)
-    return built[seat], NOTHING_OWN
 
 
 @dataclass(eq=False)
@@ -97,7 +90,8 @@ class Hub:
     async def attach(self, room_id: str, conn: Connection, bodies: Bodies) -> None:
         """Register a socket and queue its snapshot, under the room lock so no patch slips in between."""
         async with self._lock(room_id):
-            conn.keep(*_parts(await bodies({conn.seat}), conn.seat))
+            split = await bodies({conn.seat})
+            conn.keep(split.public, split.own_of(conn.seat))
             last = conn.last
             assert last is not None
             conn.send({"type": "snapshot", "version": last["version"], "state": last})
@@ -106,7 +100,8 @@ class Hub:
     async def reseat(self, room_id: str, conn: Connection, seat: int, bodies: Bodies) -> None:
         """An attached socket now watches as `seat`: it is sent a fresh snapshot for that seat."""
         async with self._lock(room_id):
-            base, own = _parts(await bodies({seat}), seat)
+            split = await bodies({seat})
+            base, own = split.public, split.own_of(seat)
             conn.seat = seat
             conn.keep(base, own)
             body = materialise(base, own)
@@ -227,7 +222,7 @@ class Hub:
             if not conns:
                 return
             try:
-                built = await bodies({c.seat for c in conns})
+                split = await bodies({c.seat for c in conns})
             except Exception:
                 log.exception("reading room %s's state bodies failed; reading them again shortly", room_id)
                 self._later(("state", room_id), lambda: self.push_state(room_id, bodies))
@@ -239,7 +234,7 @@ class Hub:
             # The ids above stay valid only while their objects live: held until the loop ends.
             held: list[object] = []
             for conn in conns:
-                base, own = _parts(built, conn.seat)
+                base, own = split.public, split.own_of(conn.seat)
                 old_base, old_own = conn.base, conn.own
                 if old_base is None or base["version"] < old_base["version"]:
                     continue

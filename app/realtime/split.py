@@ -48,7 +48,7 @@ class Own:
 
 
 NOTHING_OWN = Own()
-"""A spectator's own part, and that of a body handed over whole (it is its own public body)."""
+"""A spectator's own part: its body is the public body as it is."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -157,14 +157,3 @@ class Moves:
         applied, row = done
         rows.append(row)
         return applied
-
-    def act(
-        self, room_id: str, token: str | None, action: Any, version: int | None = None
-    ) -> matches.Applied:
-        """Apply one player's action in a transaction of its own; returns once it is committed."""
-        seat = self.seats.player_seat(room_id, token)
-        result = self.apply_moves([Move(room_id, seat, action, version)])[0]
-        if isinstance(result, Exception):
-            raise result
-        assert result is not None  # None answers a Closed only
-        return result

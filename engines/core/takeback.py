@@ -24,7 +24,6 @@ An action may be taken back only when it showed nobody anything the actor could 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .errors import EngineError
@@ -72,15 +71,6 @@ class History:
         else:
             self.state, self.before = self.engine.apply(self.state, seat, action), self.state
         return self.state
-
-
-def replay_entries(
-    engine: Engine[Any], state: Any, entries: Iterable[tuple[int, Action]]
-) -> Iterator[tuple[int, Any]]:
-    """(number, state after it) for each entry, takebacks included, from `state`."""
-    history = History(engine, state)
-    for number, (seat, action) in enumerate(entries, start=1):
-        yield number, history.apply(seat, action)
 
 
 # -- the reveal test ---------------------------------------------------------------------------------

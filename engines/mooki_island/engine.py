@@ -385,20 +385,38 @@ class MookiIslandEngine(Engine[MookiIslandState]):
     def face_json(self, state: MookiIslandState, face: int) -> dict[str, Any]:
         return {"id": state.face_ids[face], **BOX.faces[face].to_json()}
 
+    def _shown(self, s: MookiIslandState, seen: set[int], face: int | None) -> dict[str, Any] | None:
+        """A face as a viewer who sees the faces `seen` (`visible_faces`) sees it: None if hidden."""
+        return self.face_json(s, face) if face is not None and face in seen else None
+
+    def _drawn(self, s: MookiIslandState, seen: set[int]) -> dict[str, Any] | None:
+        """The card in the drawer's hands, as a viewer who sees the faces `seen` sees it."""
+        if s.drawn is None:
+            return None
+        return {
+            "seat": s.current,
+            UPPER: self._shown(s, seen, s.drawn),
+            LOWER: self._shown(s, seen, flip(s.drawn)),
+        }
+
+    def _aid(self, s: MookiIslandState, seat: int | None) -> dict[str, int] | None:
+        """The memory aid: the Mookies of each family in `seat`'s own collection, while the game runs."""
+        if not s.memory_aid or seat is None or s.ended:
+            return None
+        mine = s.collections[seat]
+        return {**family_counts(mine), "spiders": spider_count(mine)}
+
     def view(self, state: MookiIslandState, seat: int | None) -> dict[str, Any]:
         s = state
         check_seat(seat, PLAYERS)
         seen = self.visible_faces(s, seat)
 
         def shown(face: int | None) -> dict[str, Any] | None:
-            return self.face_json(s, face) if face is not None and face in seen else None
+            return self._shown(s, seen, face)
 
         # Logged events never change: handed on uncopied (docs/engines.md).
         events = list(s.events)
-        drawn = None
-        if s.drawn is not None:
-            drawn = {"seat": s.current, UPPER: shown(s.drawn), LOWER: shown(flip(s.drawn))}
-        view: dict[str, Any] = {
+        return {
             "game": GAME_ID,
             "seat": seat,
             "players": PLAYERS,
@@ -410,20 +428,28 @@ class MookiIslandEngine(Engine[MookiIslandState]):
             "memory_aid": s.memory_aid,
             "trophy_stars": {t.family: t.stars for t in BOX.trophies},
             "piles": [{"count": len(p), "top": shown(p[-1]) if p else None} for p in s.piles],
-            "drawn": drawn,
+            "drawn": self._drawn(s, seen),
             "collections": [
                 {"seat": i, "height": len(c), "top": shown(c[-1]) if c else None}
                 for i, c in enumerate(s.collections)
             ],
-            "aid": None,
-            "end": None,
+            "aid": self._aid(s, seat),
+            "end": self._end_view(s) if s.ended else None,
         }
-        if s.memory_aid and seat is not None and not s.ended:
-            mine = s.collections[seat]
-            view["aid"] = {**family_counts(mine), "spiders": spider_count(mine)}
-        if s.ended:
-            view["end"] = self._end_view(s)
-        return view
+
+    def own_view(self, state: MookiIslandState, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """Only what `seat` sees and a spectator does not: its seat number, the card in its hands
+        when it is the drawer (both sides), and its memory aid. Built afresh: an own part shares
+        nothing with the public view, which every socket holds."""
+        s = state
+        check_seat(seat, PLAYERS)
+        own: dict[str, Any] = {"seat": seat}
+        if s.drawn is not None and seat == s.current:
+            own["drawn"] = self._drawn(s, self.visible_faces(s, seat))
+        aid = self._aid(s, seat)
+        if aid is not None:
+            own["aid"] = aid
+        return own
 
     def _end_view(self, s: MookiIslandState) -> dict[str, Any]:
         assert s.trophies is not None

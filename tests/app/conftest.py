@@ -17,6 +17,8 @@ import redis
 from app.config import Settings, sqlalchemy_url
 from app.db import upgrade
 from app.main import create_app
+from app.services.matches import Applied
+from app.services.moves import Move, Moves
 from engines.core import registry
 from tests.servers import ServeProcess
 from tests.services import service_missing
@@ -113,6 +115,16 @@ def client(database_url: str, tiny: str) -> Iterator[TestClient]:
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def act(moves: Moves, room_id: str, token: str | None, action: Any, version: int | None = None) -> Applied:
+    """Apply one player's action in a transaction of its own; returns once it is committed."""
+    seat = moves.seats.player_seat(room_id, token)
+    result = moves.apply_moves([Move(room_id, seat, action, version)])[0]
+    if isinstance(result, Exception):
+        raise result
+    assert result is not None  # None answers a Closed only
+    return result
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from app.errors import AppError
 from app.main import create_app
 from app.services.matches import verify_match
 
-from .conftest import auth
+from .conftest import act, auth
 
 
 def error_code(response: Any) -> str:
@@ -294,7 +294,7 @@ def test_a_lost_race_answers_stale_version_and_changes_nothing(client: TestClien
     def play(action: dict[str, Any]) -> None:
         barrier.wait()
         try:
-            runtime.moves.act(room_id, host, action, 1)
+            act(runtime.moves, room_id, host, action, 1)
             outcomes.append("ok")
         except AppError as error:
             outcomes.append(error.code)
@@ -370,7 +370,7 @@ def test_a_state_body_is_read_at_one_version(
         views, moves = runtime.views, runtime.moves
         for _ in range(3):
             seat = views.state(room_id, None)["to_act"][0]
-            moves.act(room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
+            act(moves, room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
         before = views.state(room_id, None)
         last = views.state(room_id, tokens[1])["legal_actions"][0]
         current_match = matches.current_match
@@ -380,15 +380,15 @@ def test_a_state_body_is_read_at_one_version(
             monkeypatch.setattr(matches, "current_match", current_match)
             # The last move commits (and this process's cache moves on) right after the match row
             # is read: the rest of the body must still be the one of the version that row says.
-            mover = threading.Thread(target=moves.act, args=(room_id, tokens[1], last))
+            mover = threading.Thread(target=act, args=(moves, room_id, tokens[1], last))
             mover.start()
             mover.join()
             return match
 
         monkeypatch.setattr(matches, "current_match", finished_meanwhile)
-        body = views.state_bodies(room_id, {None})[None]
+        body = views.state(room_id, None)
         assert body == before and body["to_act"] == [1] and body["status"] == "playing"
-        after = views.state_bodies(room_id, {None})[None]
+        after = views.state(room_id, None)
         assert after["to_act"] == [] and after["result"] is not None and after["status"] == "finished"
 
 

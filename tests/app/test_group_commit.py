@@ -24,6 +24,7 @@ from app.services.moves import Closed, Move
 from app.services.people import aware
 from engines.core import get_engine
 
+from .conftest import act
 from .test_api import started_room
 
 
@@ -89,13 +90,13 @@ def test_a_process_whose_memory_is_behind_applies_to_the_stored_state(client: Te
         for _ in range(2):
             body = views.state(room_id, None)
             seat = body["to_act"][0]
-            moves.act(room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
+            act(moves, room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
         body = views.state(room_id, None)
         seat = body["to_act"][0]
         action = views.state(room_id, tokens[seat])["legal_actions"][0]
         current_version, current = _held(runtime, room_id)
         assert current_version == body["version"] == 3
-        applied = other.moves.act(room_id, tokens[seat], action, body["version"])
+        applied = act(other.moves, room_id, tokens[seat], action, body["version"])
         assert applied.version == 4
         # The move went onto the stored version 3, not onto the version 1 the process held.
         assert engine.dump(applied.state) == engine.dump(engine.apply(current, seat, action))
@@ -103,11 +104,11 @@ def test_a_process_whose_memory_is_behind_applies_to_the_stored_state(client: Te
         # the database ahead, and the move goes onto the stored state.
         body = views.state(room_id, None)
         seat = body["to_act"][0]
-        moves.act(room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
+        act(moves, room_id, tokens[seat], views.state(room_id, tokens[seat])["legal_actions"][0])
         current_version, current = _held(runtime, room_id)
         seat = min(engine.to_act(current))
         action = engine.legal_actions(current, seat)[0]
-        applied = other.moves.act(room_id, tokens[seat], action)
+        applied = act(other.moves, room_id, tokens[seat], action)
         assert current_version == 5 and applied.version == 6
         assert engine.dump(applied.state) == engine.dump(engine.apply(current, seat, action))
         assert client.get(f"/api/rooms/{room_id}/state").json()["version"] == applied.version

@@ -8,10 +8,12 @@ import json
 import threading
 from typing import Any, cast
 
+import jsonpatch
 import pytest
 from fastapi import WebSocket
 
 from app.realtime.hub import CLOSE, Connection, Hub
+from app.realtime.split import Own, Split
 from app.routes import ws
 
 
@@ -22,8 +24,11 @@ class SlowRooms:
         self._reads = itertools.count(1)
         self._second_read = threading.Event()
 
-    async def state_bodies(self, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
-        return {seat: {"version": 0} for seat in seats}
+    async def bodies(self, seats: set[int | None]) -> Split:
+        return Split(
+            {"version": 0, "seat": None, "view": {}},
+            {seat: Own({"seat": seat}) for seat in seats if seat is not None},
+        )
 
     async def room(self) -> dict[str, Any]:
         read = next(self._reads)
@@ -39,7 +44,7 @@ async def test_room_messages_go_out_in_the_order_they_were_read() -> None:
     rooms = SlowRooms()
     hub = Hub()
     conn = Connection(0)
-    await hub.attach("r", conn, rooms.state_bodies)
+    await hub.attach("r", conn, rooms.bodies)
     first = asyncio.create_task(hub.push_room("r", rooms.room))
     await asyncio.sleep(0.05)
     await hub.push_room("r", rooms.room)
@@ -53,7 +58,7 @@ async def test_room_messages_go_out_in_the_order_they_were_read() -> None:
 async def test_a_change_that_waited_on_a_failed_read_is_still_sent() -> None:
     hub = Hub(retry_waits=(0.0,))
     conn = Connection(0)
-    await hub.attach("r", conn, SlowRooms().state_bodies)
+    await hub.attach("r", conn, SlowRooms().bodies)
     reads = 0
     second_change = asyncio.Event()
 
@@ -83,7 +88,7 @@ async def test_a_failed_room_read_is_tried_again_until_it_is_sent() -> None:
     it still goes out."""
     hub = Hub(retry_waits=(0.0,))
     conn = Connection(0)
-    await hub.attach("r", conn, SlowRooms().state_bodies)
+    await hub.attach("r", conn, SlowRooms().bodies)
     reads = 0
 
     async def room() -> dict[str, Any]:
@@ -104,21 +109,25 @@ async def test_a_failed_room_read_is_tried_again_until_it_is_sent() -> None:
 async def test_state_bodies_that_fail_to_read_are_read_again() -> None:
     hub = Hub(retry_waits=(0.0,))
     conn = Connection(0)
-    await hub.attach("r", conn, SlowRooms().state_bodies)
-    conn.outbox.get_nowait()  # the snapshot
+    await hub.attach("r", conn, SlowRooms().bodies)
+    snapshot = cast(dict[str, Any], conn.outbox.get_nowait())
     reads = 0
 
-    async def bodies(seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+    async def bodies(seats: set[int | None]) -> Split:
         nonlocal reads
         reads += 1
         if reads == 1:
             raise RuntimeError("the database went away for a moment")
-        return {seat: {"version": 1, "view": {"n": reads}} for seat in seats}
+        own = {seat: Own({"seat": seat}, {"hand": [reads]}) for seat in seats if seat is not None}
+        return Split({"version": 1, "seat": None, "view": {"n": reads, "hand": []}}, own)
 
     await hub.push_state("r", bodies)
-    frame = await asyncio.wait_for(conn.outbox.get(), timeout=10)
-    assert json.loads(cast(str, frame))["version"] == 1
+    frame = json.loads(cast(str, await asyncio.wait_for(conn.outbox.get(), timeout=10)))
+    assert frame["version"] == 1
     assert reads == 2
+    # The patch takes the socket's snapshot to its seat's whole body: the public body with its own part.
+    patched = jsonpatch.apply_patch(snapshot["state"], frame["ops"])
+    assert patched == conn.last == {"version": 1, "seat": 0, "view": {"n": 2, "hand": [2]}}
     await hub.stop()
 
 

@@ -14,6 +14,7 @@ import pytest
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 import app.replay
@@ -22,7 +23,7 @@ from app.config import Settings
 from app.db import Database
 from app.main import create_app
 from app.models import Match, Replay
-from app.replay import StoredReplay, build_replay, inflate, replay_body
+from app.replay import StoredReplay, build_replay, inflate
 from app.retention import prune
 from app.routes.replay import accepts_gzip, matches_etag
 
@@ -54,6 +55,15 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(app.replay, "compress_replay", counted)
     return made
+
+
+def replay_body(session: Session, room_id: str, viewpoint: str) -> dict[str, Any]:
+    """The whole replay as one dict, built in memory on every call: what the route answered before
+    replays were stored, and what a stored body must decode to."""
+    match = app.replay.finished_match(session, room_id)
+    source = app.replay._source(session, match, app.replay.parse_viewpoint(viewpoint, match.players))
+    first, *steps = app.replay._tables_and_steps(source)
+    return {**source.header(), "first": first, "steps": steps}
 
 
 def stored_rows(db: Database) -> list[tuple[str, str, int]]:

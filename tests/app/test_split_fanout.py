@@ -1,11 +1,13 @@
 """The fan-out sends what every viewer shares once per move and each seat's own part per seat
-(app/realtime/split.py): over whole random matches of every game, every socket's patches still turn
-its body into exactly the body GET /state answers that viewer at that version, and no frame a seat
-is sent holds a card that seat may not see."""
+(app/realtime/split.py): the split bodies are each viewer's whole body, as built here straight from
+`engine.view` and the body's other fields; over whole random matches of every game, every socket's
+patches turn its body into exactly that body, GET /state answers it, and no frame a seat is sent
+holds a card that seat may not see."""
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -16,12 +18,68 @@ from starlette.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
-from app.playing.views import state_body
-from app.services.matches import status_after
-from engines.core import conformance, game_ids, get_engine
+from app.playing.views import split_bodies
+from engines.core import Engine, conformance, game_ids, get_engine
+from engines.core.takeback import Position
 
 from .conftest import auth
 from .players import InProcessSocket, Player, play_to_the_end
+
+
+def whole_body(
+    engine: Engine[Any],
+    state: Any,
+    version: int,
+    seat: int | None,
+    takeback: dict[str, Any] | None = None,
+    can_take_back: bool = False,
+) -> dict[str, Any]:
+    """What a viewer's state body must be (CONTRACT.md), built without the server's builder: the
+    viewer's `engine.view` and the fields around it."""
+    to_act = sorted(engine.to_act(state))
+    result = engine.result(state)
+    return {
+        "version": version,
+        "status": "playing" if result is None else "finished",
+        "seat": seat,
+        "to_act": to_act,
+        "legal_actions": engine.legal_actions(state, seat) if seat is not None and to_act else [],
+        "view": engine.view(state, seat),
+        "result": None if result is None else result.to_json(),
+        "takeback": takeback,
+        "can_take_back": can_take_back,
+    }
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_split_bodies_are_each_viewers_whole_body(game: str) -> None:
+    """Along random matches, with a takeback pending or not, a seat that may take back or none, and
+    with the views the takeback decision built (`Position`, as the fan-out passes them) or without."""
+    engine = get_engine(game)
+    players = max(2, engine.spec.min_players)
+    viewers = [*range(players), None]
+    rng = random.Random(3)
+    for seed in range(3):
+        state = engine.setup(players, seed, engine.spec.parse_options({}))
+        version = 1
+        while True:
+            may = rng.choice([None, *range(players)])
+            asked = {"id": 1, "seat": 0, "version": version, "approvals": [], "waiting_for": [1]}
+            takeback = rng.choice([None, asked])
+            position = Position(engine, state, players) if version % 2 else None
+            status = "playing" if engine.result(state) is None else "finished"
+            split = split_bodies(game, state, version, status, viewers, takeback, may, position)
+            for seat in viewers:
+                expected = whole_body(
+                    engine, state, version, seat, takeback, seat is not None and seat == may
+                )
+                assert split.body(seat) == expected, (seed, version, seat)
+            acting = engine.to_act(state)
+            if not acting or version > 80:
+                break
+            seat = rng.choice(sorted(acting))
+            state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+            version += 1
 
 
 class Recording:
@@ -95,12 +153,11 @@ def test_every_socket_patches_to_exactly_its_state_body(client: TestClient, game
     taking_back = {(seat, answer["version"]): answer["can_take_back"] for seat, answer in answered}
 
     def expected(version: int, seat: int | None) -> dict[str, Any]:
-        at = states[version]
-        body = state_body(game, at, version, status_after(engine.result(at)), seat)
-        body["can_take_back"] = taking_back.get((seat, version), False)
-        return body
+        return whole_body(
+            engine, states[version], version, seat, None, taking_back.get((seat, version), False)
+        )
 
-    # GET /state is the same body the in-process builder gives, so the sockets are checked against it.
+    # GET /state answered each viewer that body, as the sockets below must have it.
     for seat, answer in answered:
         assert answer == expected(answer["version"], seat)
     assert any(taking_back.values()), "a played card could be taken back somewhere in the match"
