@@ -53,6 +53,7 @@ from py_vapid import Vapid02
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, retry_if_result
 
 from app.alerts.core import Alert
 from app.alerts.interest import Interest
@@ -459,6 +460,13 @@ class Cut(Exception):
     """A request still under way after SLOW_AFTER found no slow place free: ended, to be retried."""
 
 
+# How an attempt may fail that is worth another: the service slow (it is demoted then) or unreachable.
+SLOW = (Cut, TimeoutError, httpcore.TimeoutException)
+UNREACHABLE = (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol)
+# Tried again: those, and a busy service (an attempt returns its answer only for a 429 or 5xx).
+RETRIED = retry_if_exception_type(SLOW + UNREACHABLE) | retry_if_result(lambda busy: busy is not None)
+
+
 @dataclass
 class _Service:
     places: asyncio.Semaphore  # PER_ORIGIN
@@ -559,8 +567,8 @@ class PushChannel:
     """Delivers an alert to every device the seat subscribed, each in a task of its own.
 
     `resolver`, `network` (what opens the TCP connection to the checked address), `tls` (the
-    certificates trusted) and `clock` (monotonic, for demotions) are the real ones unless a test
-    gives its own."""
+    certificates trusted), `clock` (monotonic, for demotions) and `sleep` (the waits between attempts)
+    are the real ones unless a test gives its own."""
 
     name = "push"
 
@@ -573,8 +581,10 @@ class PushChannel:
         network: httpcore.AsyncNetworkBackend | None = None,
         tls: ssl.SSLContext | None = None,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.subscriptions = Subscriptions(db)
+        self.sleep = sleep
         self.settings = settings
         self.insecure = settings.insecure_push_for_tests()
         self.contact = contact(settings)
@@ -667,45 +677,57 @@ class PushChannel:
             ("Authorization", self._authorization(device.endpoint)),
         ]
         origin = _origin(device.endpoint)
+
+        def given_up(state: RetryCallState) -> None:
+            log.warning("push to %s given up after %d attempt(s)", origin, state.attempt_number)
+
+        # A fresh one per send: tenacity keeps a Retrying's state per thread, not per task, so sends
+        # running side by side on the event loop must not share one.
+        retrying = AsyncRetrying(
+            sleep=self.sleep,
+            retry=RETRIED,
+            wait=_wait,
+            stop=_stop,
+            retry_error_callback=given_up,
+        )
+        await retrying(self._send_once, device, origin, encrypted, headers)
+
+    async def _send_once(
+        self, device: Device, origin: str, encrypted: bytes, headers: list[tuple[str, str]]
+    ) -> Answer | None:
+        """One attempt. None when it is over (delivered, dropped or refused); the answer when the
+        service is busy (429, 5xx); raises when the service was slow or unreachable."""
+        try:
+            # Resolved and checked for this attempt, and connected to what was checked.
+            target = await check_endpoint(device.endpoint, self.insecure, self.resolver)
+        except AppError:
+            log.warning("push endpoint at %s no longer public: dropped", origin)
+            await run_in_threadpool(self.subscriptions.drop, [device.id])
+            return None
         service = service_of(device.endpoint)
-        for attempt in range(len(BACKOFF) + 1):
-            wait: float | None
-            backoff = BACKOFF[attempt] if attempt < len(BACKOFF) else None
-            try:
-                # Resolved and checked for this attempt, and connected to what was checked.
-                target = await check_endpoint(device.endpoint, self.insecure, self.resolver)
-            except AppError:
-                log.warning("push endpoint at %s no longer public: dropped", origin)
-                await run_in_threadpool(self.subscriptions.drop, [device.id])
-                return
-            try:
-                # Only the request holds places (its service's, then a shared one), not the waits between.
-                async with self.places.hold(service) as place:
-                    answer = await self._attempt(place, target, encrypted, headers)
-            except (Cut, TimeoutError, httpcore.TimeoutException) as error:
-                # Slow rather than down: the service keeps one place for a while, so it holds nobody's.
-                self.places.demote(service)
-                log.info("push to %s: %s, the service demoted", origin, type(error).__name__)
-                wait = backoff
-            except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol) as error:
-                log.info("push to %s: %s", origin, type(error).__name__)
-                wait = backoff
-            else:
-                status = answer.status
-                if status in (200, 201, 202, 204):
-                    return
-                if status in (404, 410):
-                    # The browser unsubscribed or the subscription expired: forget the device.
-                    await run_in_threadpool(self.subscriptions.drop, [device.id])
-                    return
-                if status != 429 and status < 500:
-                    log.warning("push to %s refused with %d", origin, status)
-                    return
-                wait = _retry_after(answer.retry_after, attempt)
-            if wait is None or attempt == len(BACKOFF):
-                log.warning("push to %s given up after %d attempt(s)", origin, attempt + 1)
-                return
-            await asyncio.sleep(wait)
+        try:
+            # Only the request holds places (its service's, then a shared one), not the waits between.
+            async with self.places.hold(service) as place:
+                answer = await self._attempt(place, target, encrypted, headers)
+        except SLOW as error:
+            # Slow rather than down: the service keeps one place for a while, so it holds nobody's.
+            self.places.demote(service)
+            log.info("push to %s: %s, the service demoted", origin, type(error).__name__)
+            raise
+        except UNREACHABLE as error:
+            log.info("push to %s: %s", origin, type(error).__name__)
+            raise
+        status = answer.status
+        if status in (200, 201, 202, 204):
+            return None
+        if status in (404, 410):
+            # The browser unsubscribed or the subscription expired: forget the device.
+            await run_in_threadpool(self.subscriptions.drop, [device.id])
+            return None
+        if status != 429 and status < 500:
+            log.warning("push to %s refused with %d", origin, status)
+            return None
+        return answer
 
     async def _attempt(
         self, place: Place, target: Target, content: bytes, headers: list[tuple[str, str]]
@@ -753,14 +775,31 @@ class PushChannel:
             return Answer(response.status, retry_after)
 
 
-def _retry_after(header: str | None, attempt: int) -> float | None:
-    backoff = BACKOFF[attempt] if attempt < len(BACKOFF) else None
-    if header is None or not header.strip().isdigit():
-        return backoff
-    asked = float(header.strip())
-    if asked > MAX_RETRY_AFTER:
+def _wait(state: RetryCallState) -> float:
+    """Before the next attempt: BACKOFF's wait, or longer if the busy service asked (Retry-After)."""
+    failed = state.attempt_number
+    backoff = BACKOFF[failed - 1] if failed <= len(BACKOFF) else 0.0
+    asked = _asked(state)
+    return backoff if asked is None else max(asked, backoff)
+
+
+def _stop(state: RetryCallState) -> bool:
+    """After the last of BACKOFF's waits, or when the busy service asked for a wait past MAX_RETRY_AFTER
+    (the alert is given up: the next one will come)."""
+    asked = _asked(state)
+    return state.attempt_number > len(BACKOFF) or (asked is not None and asked > MAX_RETRY_AFTER)
+
+
+def _asked(state: RetryCallState) -> float | None:
+    """The seconds the busy service asked to wait (a Retry-After in seconds; not a date), if it did."""
+    outcome = state.outcome
+    if outcome is None or outcome.failed:
         return None
-    return max(asked, backoff or 0.0)
+    busy: Answer = outcome.result()
+    header = busy.retry_after
+    if header is None or not header.strip().isdigit():
+        return None
+    return float(header.strip())
 
 
 def _origin(endpoint: str) -> str:

@@ -85,6 +85,10 @@ class RedisBroker:
         self._sender = asyncio.create_task(self._send())
 
     async def _listen(self, handler: Handler, resync: Resync) -> None:
+        # A reconnect loop, so kept by hand rather than given to tenacity (which retries the pushes in
+        # app/alerts/push.py): it never gives up, every reconnection ends in a resync and starts the
+        # waits over (losing Redis after an hour of relaying is no Nth failed attempt), and it waits
+        # before its first try. tenacity would need a loop around it and a wait of its own.
         wait = RECONNECT_FIRST
         lost = False
         while True:

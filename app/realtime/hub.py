@@ -188,6 +188,9 @@ class Hub:
     def _later(self, key: tuple[str, str], retry: Callable[[], Awaitable[None]]) -> None:
         """Try a failed push again after a wait that grows with each failure in a row, while the room
         has sockets here (one retry at a time per push kind and room)."""
+        # Not a retry loop, so no retry library: a failure schedules one later run of the whole push,
+        # which answers the changes that came meanwhile too (push_room); the failures are counted
+        # across those runs and forgotten on success.
         if key in self._retrying:
             return
         failures = self._failures[key] = self._failures.get(key, 0) + 1

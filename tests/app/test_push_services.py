@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import logging
 import socket
 import ssl
 import threading
@@ -130,8 +131,13 @@ def test_a_hanging_and_a_failing_service_delay_no_one_else(
     failing = _devices(ports["fail"], "fail", 20)
     working = _devices(ports["ok"], "ok", 6)
 
+    async def after_every_first_attempt(_seconds: float) -> None:
+        # A retry waits until every failing device's first attempt came: were the waits to hold a
+        # place, those attempts would never come.
+        await _wait(lambda: len(log.at("fail")) >= len(failing))
+
     async def scenario() -> None:
-        channel = PushChannel(Database(sqlite_url), _insecure(sqlite_url))
+        channel = PushChannel(Database(sqlite_url), _insecure(sqlite_url), sleep=after_every_first_attempt)
         await channel.start()
         try:
             tasks = [asyncio.create_task(channel.deliver_to([d], _alert(d.id))) for d in hanging]
@@ -143,8 +149,8 @@ def test_a_hanging_and_a_failing_service_delay_no_one_else(
             # Every working device gets its alert while the hanging service answered nothing yet.
             await _wait(lambda: len(log.at("ok")) == len(working))
             assert not log.release.is_set()
-            # The failing service's retries wait without a place: every device's first attempt came
-            # before any device's second one.
+            # The failing service's retries wait without a place: every device's first attempt came,
+            # then the second ones.
             await _wait(lambda: len(log.at("fail")) > len(failing))
             fail_paths = log.at("fail")
             assert sorted(fail_paths[: len(failing)]) == sorted(f"/fail/{d.id}" for d in failing)
@@ -361,6 +367,141 @@ def test_an_endless_answer_is_not_read_to_its_end(
     asyncio.run(scenario())
     assert listeners.seen == 1  # answered 201: delivered once, not retried
     waiting.wait_for(lambda: listeners.hung_up == 1)
+
+
+def _answering(status: int, retry_after: str | None) -> Handler:
+    """A push service answering every request with `status` (and Retry-After, if given)."""
+    head = f"HTTP/1.1 {status} Whatever\r\nContent-Length: 0\r\n"
+    if retry_after is not None:
+        head += f"Retry-After: {retry_after}\r\n"
+
+    async def answer(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(head.encode() + b"\r\n")
+        await writer.drain()
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("status", "retry_after", "waits", "last_words"),
+    [
+        (503, None, list(push.BACKOFF), "given up after 4 attempt(s)"),
+        # Honoured where it is longer than the backoff.
+        (429, "6", [6.0, 6.0, 15.0], "given up after 4 attempt(s)"),
+        # Past the cap: no use waiting that long, the next alert will come.
+        (503, str(int(push.MAX_RETRY_AFTER) + 1), [], "given up after 1 attempt(s)"),
+        # A date is not read: the backoff's waits.
+        (429, "Wed, 21 Oct 2015 07:28:00 GMT", list(push.BACKOFF), "given up after 4 attempt(s)"),
+        (400, None, [], "refused with 400"),
+    ],
+    ids=["5xx", "retry-after", "retry-after-too-long", "retry-after-date", "refused"],
+)
+def test_a_busy_service_is_tried_again_after_the_backoff_or_what_it_asks(
+    sqlite_url: str,
+    listeners: Services,
+    caplog: pytest.LogCaptureFixture,
+    status: int,
+    retry_after: str | None,
+    waits: list[float],
+    last_words: str,
+) -> None:
+    port = listeners.add(_answering(status, retry_after))
+    upgrade(sqlite_url)
+    (device,) = _devices(port, "busy", 1)
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    async def scenario() -> None:
+        channel = PushChannel(Database(sqlite_url), _insecure(sqlite_url), sleep=sleep)
+        await channel.start()
+        try:
+            with caplog.at_level(logging.INFO, logger=push.__name__):
+                await asyncio.wait_for(channel.deliver_to([device], _alert(0)), 60)
+        finally:
+            await channel.stop()
+
+    asyncio.run(scenario())
+    assert waited == waits
+    assert listeners.seen == len(waits) + 1
+    last = [record for record in caplog.records if record.name == push.__name__][-1]
+    assert last.getMessage().endswith(last_words) and last.levelno == logging.WARNING
+
+
+def test_an_unreachable_service_is_tried_again_after_the_backoff(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with socket.socket() as closed:  # a port nothing listens on: each connection is refused
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    upgrade(sqlite_url)
+    (device,) = _devices(port, "down", 1)
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    async def scenario() -> None:
+        channel = PushChannel(Database(sqlite_url), _insecure(sqlite_url), sleep=sleep)
+        await channel.start()
+        try:
+            with caplog.at_level(logging.INFO, logger=push.__name__):
+                await asyncio.wait_for(channel.deliver_to([device], _alert(0)), 60)
+        finally:
+            await channel.stop()
+
+    asyncio.run(scenario())
+    assert waited == list(push.BACKOFF)
+    origin = f"http://127.0.0.1:{port}"
+    said = [record.getMessage() for record in caplog.records if record.name == push.__name__]
+    assert said == [f"push to {origin}: ConnectError"] * 4 + [f"push to {origin} given up after 4 attempt(s)"]
+
+
+@pytest.mark.parametrize("during", ["attempt", "wait"])
+def test_a_cancelled_send_ends_at_once_and_is_not_tried_again(
+    sqlite_url: str, listeners: Services, during: str
+) -> None:
+    """The server stopping cancels the sends under way: one cancelled during an attempt (the service
+    holds the request) or during the wait after a 503 ends there, nothing retried, its places free."""
+
+    async def holds(reader: asyncio.StreamReader, _writer: asyncio.StreamWriter) -> None:
+        await reader.read()  # until the client hangs up
+
+    port = listeners.add(holds if during == "attempt" else _answering(503, None))
+    upgrade(sqlite_url)
+    (device,) = _devices(port, "cancelled", 1)
+    waited: list[float] = []
+
+    async def scenario() -> None:
+        asleep = asyncio.Event()
+
+        async def sleep(seconds: float) -> None:
+            waited.append(seconds)
+            asleep.set()
+            await asyncio.Event().wait()  # cancelled here, or never over
+
+        channel = PushChannel(Database(sqlite_url), _insecure(sqlite_url), sleep=sleep)
+        await channel.start()
+        try:
+            sending = asyncio.create_task(channel.deliver_to([device], _alert(0)))
+            if during == "attempt":
+                await _wait(lambda: listeners.open == 1)
+            else:
+                await asyncio.wait_for(asleep.wait(), 30)
+            sending.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await asyncio.wait_for(sending, 10)
+            assert len(channel.places) == 0
+            assert not channel.places.demoted(push.service_of(device.endpoint))
+        finally:
+            await channel.stop()
+
+    asyncio.run(scenario())
+    assert listeners.seen == 1
+    assert waited == ([] if during == "attempt" else [push.BACKOFF[0]])
+    if during == "attempt":
+        waiting.wait_for(lambda: listeners.hung_up == 1)  # the request was dropped, not left open
 
 
 # -- the places ------------------------------------------------------------------------------------
