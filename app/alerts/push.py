@@ -797,7 +797,7 @@ def _asked(state: RetryCallState) -> float | None:
         return None
     busy: Answer = outcome.result()
     header = busy.retry_after
-    if header is None or not header.strip().isdigit():
+    if header is None or not (header.strip().isascii() and header.strip().isdigit()):
         return None
     return float(header.strip())
 

@@ -376,7 +376,7 @@ def _answering(status: int, retry_after: str | None) -> Handler:
         head += f"Retry-After: {retry_after}\r\n"
 
     async def answer(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(head.encode() + b"\r\n")
+        writer.write(head.encode("latin-1") + b"\r\n")
         await writer.drain()
 
     return answer
@@ -392,9 +392,11 @@ def _answering(status: int, retry_after: str | None) -> Handler:
         (503, str(int(push.MAX_RETRY_AFTER) + 1), [], "given up after 1 attempt(s)"),
         # A date is not read: the backoff's waits.
         (429, "Wed, 21 Oct 2015 07:28:00 GMT", list(push.BACKOFF), "given up after 4 attempt(s)"),
+        # A digit that is no ASCII digit ("²", valid Latin-1 in a header) is not read either.
+        (503, "\u00b2", list(push.BACKOFF), "given up after 4 attempt(s)"),
         (400, None, [], "refused with 400"),
     ],
-    ids=["5xx", "retry-after", "retry-after-too-long", "retry-after-date", "refused"],
+    ids=["5xx", "retry-after", "retry-after-too-long", "retry-after-date", "retry-after-²", "refused"],
 )
 def test_a_busy_service_is_tried_again_after_the_backoff_or_what_it_asks(
     sqlite_url: str,
