@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import delivery, jsonsafe
+from app.clock import SYSTEM_CLOCK, Clock
 from app.config import Settings
 from app.db import UNAVAILABLE_RETRY_AFTER, unavailable
 from app.error_pages import html_error, wants_html
@@ -282,17 +283,19 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error_response(exc.status_code, code, str(exc.detail))
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) -> FastAPI:
     settings = settings or Settings.from_env()
     redact_tokens()
     registry.register_from_env(settings.games)
-    runtime = Runtime(settings)
+    runtime = Runtime(settings, clock)
     buckets = make_buckets(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
-        pruner = asyncio.create_task(prune_on_schedule(runtime.db, settings, runtime.publisher.publish))
+        pruner = asyncio.create_task(
+            prune_on_schedule(runtime.db, settings, runtime.publisher.publish, runtime.clock)
+        )
         try:
             yield
         finally:

@@ -19,7 +19,6 @@ actions, snapshots and score pad (ON DELETE CASCADE); each server's schedule the
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
@@ -30,6 +29,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
+from app.clock import SYSTEM_CLOCK, Clock
 from app.config import Settings
 from app.db import Database
 from app.models import ActionRow, Match, Room, Seat, Snapshot, utcnow
@@ -174,14 +174,16 @@ async def tell_gone(publish: Publish, room_ids: list[str]) -> None:
             log.exception("telling the processes that room %s is gone failed", room_id)
 
 
-async def prune_on_schedule(db: Database, settings: Settings, publish: Publish | None = None) -> None:
+async def prune_on_schedule(
+    db: Database, settings: Settings, publish: Publish | None = None, clock: Clock = SYSTEM_CLOCK
+) -> None:
     """Runs in every server process: first a minute after start (or sooner on a short period), then
     every `prune_every_hours`. Several processes pruning at once is harmless: deletes are idempotent.
     With `publish`, every process is told which rooms were deleted, so their sockets close."""
     period = settings.prune_every_hours * 3600
     if period <= 0:
         return
-    await asyncio.sleep(min(period, 60.0))
+    await clock.sleep(min(period, 60.0))
     while True:
         try:
             done = await run_in_threadpool(prune, db, settings)
@@ -191,4 +193,4 @@ async def prune_on_schedule(db: Database, settings: Settings, publish: Publish |
                 await tell_gone(publish, done.room_ids)
         except Exception:
             log.exception("pruning expired data failed; trying again next period")
-        await asyncio.sleep(period)
+        await clock.sleep(period)

@@ -15,6 +15,7 @@ from app.alerts.gates import PauseGate, QuietHoursGate
 from app.alerts.mail import MailChannel
 from app.alerts.push import PushChannel
 from app.alerts.settings import AlertSettings
+from app.clock import SYSTEM_CLOCK, Clock
 from app.config import Settings
 from app.db import Database
 from app.playing.bots import BotRunner
@@ -38,8 +39,12 @@ log = logging.getLogger(__name__)
 
 
 class Runtime:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, clock: Clock = SYSTEM_CLOCK) -> None:
         self.settings = settings
+        # What the process's loops wait on (bots, takeback and seat watches, presence heartbeat,
+        # pruning): a test passes one it moves itself (tests/clocks.py) instead of sleeping. Not the
+        # alert dispatcher: its times are wall-clock ones compared with the database's.
+        self.clock = clock
         self.db = Database(settings.database_url)
         self.presence = Presence(settings.redis_url)
         test_seeds = settings.seeds_for_tests()
@@ -66,6 +71,7 @@ class Runtime:
             self.presence,
             self.times,
             settings.bot_delay,
+            clock,
         )
         bots_alone = (settings.all_bot_match_minutes, settings.all_bot_matches_per_address)
         self.master.bots.limit_bots_alone(*bots_alone)
@@ -78,7 +84,7 @@ class Runtime:
         self.hub = Hub()
         # The broker's events reach the hub through the playing layer, which builds the bodies.
         self.fanout = Fanout(self.hub, self.views, self.seats)
-        self.seatwatch = SeatWatch(self.seats, self.hub, self.fanout, self.master.people)
+        self.seatwatch = SeatWatch(self.seats, self.hub, self.fanout, self.master.people, clock=clock)
         # Alerts that call players back (app/alerts): decided off the moves' path, sent in tasks.
         self.push = PushChannel(self.db, settings)
         self.alerts = Dispatch(
@@ -108,7 +114,7 @@ class Runtime:
 
     async def _beat(self) -> None:
         while True:
-            await asyncio.sleep(HEARTBEAT)
+            await self.clock.sleep(HEARTBEAT)
             try:
                 await self.presence.heartbeat()
             except Exception:

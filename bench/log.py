@@ -43,15 +43,14 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from app.config import Settings, sqlalchemy_url
-from app.db import Database, upgrade
+from app.db import upgrade
 from app.deps import MasterDep, TokenDep
 from app.models import Match
 from app.services import rooms
-from app.services.cache import StateCache
-from app.services.moves import Move, Moves
-from app.services.seats import Seats
+from app.services.moves import Move
 from bench.load import cpu_of
 from bench.server import free_port, percentile
+from bench.storage import runtime
 from engines.core import get_bots, get_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,8 +77,9 @@ class LongMatch:
 
 def make_match(url: str) -> LongMatch:
     """The long match, written through the service layer in one group commit, less its last HELD moves."""
-    db = Database(url)
-    moves_of = Moves(db, StateCache(), Seats(db), test_seeds=[SEED])
+    # Dealt from SEED: test seeds are for a loopback server only.
+    parts = runtime(url, test_seeds=str(SEED), bind_host="127.0.0.1")
+    db, moves_of = parts.db, parts.moves
     with db.transaction() as session:
         room = rooms.create_room(session, GAME, "Ann", {"target": TARGET})
         room_id = room["room_id"]

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Settings
-from app.db import Database, upgrade
+from app.db import upgrade
 from app.main import create_app
 from app.services import rooms
 
@@ -81,8 +81,8 @@ def main() -> None:
     settings = Settings(database_url=url, rate_per_second=0, rooms_per_hour=0, bot_delay=0)
     with TestClient(create_app(settings)) as client:
         room_id = played_room(client, args.moves)
-        views = client.app.state.runtime.views  # type: ignore[attr-defined]
-        db = Database(url)
+        runtime = client.app.state.runtime  # type: ignore[attr-defined]
+        views, db = runtime.views, runtime.db
         joinable: list[str] = []
         for _ in range(args.repeat * (ROUNDS + 1)):
             with db.transaction() as session:

@@ -37,15 +37,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.config import Settings, sqlalchemy_url
-from app.db import Database, upgrade
+from app.db import upgrade
 from app.deps import RuntimeDep
 from app.models import Match
 from app.replay import _source, _tables_and_steps, finished_match, parse_viewpoint
 from app.services import rooms
-from app.services.cache import StateCache
-from app.services.moves import Move, Moves
-from app.services.seats import Seats
+from app.services.moves import Move
 from bench.server import free_port, percentile
+from bench.storage import runtime
 from engines.core import get_bots, get_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,8 +63,9 @@ AFTER = "/api/rooms/{room}/replay?seat={seat}"
 def make_match(url: str) -> tuple[str, int]:
     """A finished match: the room made and started through the service layer, its moves chosen by the
     strong bot in every seat, then written in one group commit. Returns the room id and its moves."""
-    db = Database(url)
-    moves_of = Moves(db, StateCache(), Seats(db), test_seeds=[SEED])
+    # Dealt from SEED: test seeds are for a loopback server only.
+    parts = runtime(url, test_seeds=str(SEED), bind_host="127.0.0.1")
+    db, moves_of = parts.db, parts.moves
     with db.transaction() as session:
         room = rooms.create_room(session, GAME, "Ann", {"target": TARGET})
         room_id = room["room_id"]

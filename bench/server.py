@@ -28,16 +28,11 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 from app.config import sqlalchemy_url
-from app.db import Database, upgrade
-from app.playing.views import Views, split_bodies
+from app.db import upgrade
+from app.playing.views import split_bodies
 from app.realtime.patch import diff
-from app.realtime.presence import Presence
 from app.services import rooms
-from app.services.cache import StateCache
-from app.services.moves import Moves
-from app.services.people import Times
-from app.services.seats import Seats
-from bench.storage import act
+from bench.storage import act, runtime
 from engines.core import get_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,10 +47,8 @@ def percentile(samples: list[float], p: float) -> float:
 
 def service_throughput(url: str, actions: int) -> float:
     """Actions/s through `act` (one transaction each), humans in every seat."""
-    db = Database(sqlalchemy_url(url))
-    cache, seats = StateCache(), Seats(db)
-    moves = Moves(db, cache, seats)
-    views = Views(db, cache, seats, Presence(), Times())
+    parts = runtime(sqlalchemy_url(url))
+    db, moves, views = parts.db, parts.moves, parts.views
     rng = random.Random(1)
     done, spent = 0, 0.0
     while done < actions:

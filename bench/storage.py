@@ -25,16 +25,11 @@ from sqlalchemy import make_url, text
 
 from app.config import Settings, sqlalchemy_url
 from app.db import Database, upgrade
-from app.playing.views import Views
-from app.realtime.presence import Presence
 from app.retention import prune
+from app.runtime import Runtime
 from app.services import rooms
-from app.services.botturns import BotTurns
-from app.services.cache import StateCache
 from app.services.matches import Applied
 from app.services.moves import Move, Moves
-from app.services.people import Times
-from app.services.seats import Seats
 
 
 def act(moves: Moves, room_id: str, token: str | None, action: Any, version: int | None = None) -> Applied:
@@ -47,16 +42,22 @@ def act(moves: Moves, room_id: str, token: str | None, action: Any, version: int
     return result
 
 
+def runtime(url: str, **settings: Any) -> Runtime:
+    """The app as a server process wires it, never started (no background task runs, no request is
+    served): a bench takes the layer it measures from it. No Redis, whatever the shell names."""
+    return Runtime(Settings(database_url=url, redis_url=None, **settings))
+
+
 class Services:
     """The service modules a match needs, without a server: rooms, moves, bot turns and state bodies."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        cache = StateCache()
-        self.seats = Seats(db)
-        self.moves = Moves(db, cache, self.seats)
-        self.bot_turns = BotTurns(db, cache, self.seats)
-        self.views = Views(db, cache, self.seats, Presence(None), Times())
+    def __init__(self, url: str) -> None:
+        parts = runtime(url)
+        self.db = parts.db
+        self.seats = parts.seats
+        self.moves = parts.moves
+        self.bot_turns = parts.bot_turns
+        self.views = parts.views
 
     def create_room(self, game: str, name: str, options: dict[str, Any] | None) -> dict[str, Any]:
         with self.db.transaction() as session:
@@ -117,8 +118,8 @@ def play(services: Services, game: str, players: int, seed: int) -> None:
 
 def measure(name: str, url: str, size: Callable[[Database], int], matches: int) -> dict[str, Any]:
     upgrade(url)
-    db = Database(url)
-    services = Services(db)
+    services = Services(url)
+    db = services.db
     try:
         empty = size(db)
         for _ in range(matches * 5):

@@ -15,6 +15,7 @@ from typing import Any, Literal, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from app.clock import SYSTEM_CLOCK, Clock
 from app.db import Database
 from app.models import utcnow
 from app.playing.actionlog import WrittenLog
@@ -58,8 +59,11 @@ class Master:
         presence: Presence,
         times: Times,
         bot_delay: float,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.db = db
+        # What the takeback watches and the bots wait on (app/clock.py).
+        self.clock = clock
         self.seats = seats
         self.moves = moves
         self.views = views
@@ -71,7 +75,7 @@ class Master:
         self.commands = Commands(db, publisher)
         # What follows every committed move, whoever made it (app/playing/played.py).
         self.after_move = AfterMove(seats, views.verdicts, publisher)
-        self.bots = BotRunner(db, bot_turns, self.writer.submit, self.after_move, bot_delay)
+        self.bots = BotRunner(db, bot_turns, self.writer.submit, self.after_move, bot_delay, clock)
         self.after_move.bots = self.bots
         # Presence times, clocks, stand-ins, seat requests and chat (app/playing/people.py).
         self.people = People(
@@ -321,7 +325,7 @@ class Master:
         otherwise tell the table or wake its bots (readers elsewhere see it lapse by its deadline)."""
         try:
             while True:
-                await asyncio.sleep(TAKEBACK_WATCH_EVERY)
+                await self.clock.sleep(TAKEBACK_WATCH_EVERY)
                 try:
                     if not await self.reconsider_takeback(room_id):
                         return

@@ -14,11 +14,11 @@ loop carries out the seat moves whose refusal window is over.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from starlette.concurrency import run_in_threadpool
 
+from app.clock import SYSTEM_CLOCK, Clock
 from app.db import unavailable
 from app.playing.fanout import Fanout
 from app.playing.people import People
@@ -32,19 +32,26 @@ CHECK_EVERY = 1.0
 
 class SeatWatch:
     def __init__(
-        self, seats: Seats, hub: Hub, fanout: Fanout, people: People, every: float = CHECK_EVERY
+        self,
+        seats: Seats,
+        hub: Hub,
+        fanout: Fanout,
+        people: People,
+        every: float = CHECK_EVERY,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.seats = seats
         self.hub = hub
         self.fanout = fanout
         self.people = people
         self.every = every
+        self.clock = clock
         # The epoch each room's sockets were last checked at.
         self._checked: dict[str, int] = {}
 
     async def run(self) -> None:
         while True:
-            await asyncio.sleep(self.every)
+            await self.clock.sleep(self.every)
             try:
                 await self.check()
             except Exception as error:

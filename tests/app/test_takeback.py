@@ -18,6 +18,7 @@ from app.main import create_app
 from app.models import utcnow
 from app.services.takebacks import PER_ROUND, why_not
 from engines.core import get_engine
+from tests.clocks import FakeClock
 from tests.waiting import wait_for
 
 from .conftest import NO_LIMITS, auth
@@ -470,12 +471,13 @@ def runtime_of(client: TestClient) -> Any:
     return client.app.state.runtime  # type: ignore[attr-defined]
 
 
-def no_watch(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The process's own looks at a pending takeback come too late to matter in this test: only what
-    the request under test does at once can end the wait."""
-    from app.playing import master
-
-    monkeypatch.setattr(master, "TAKEBACK_WATCH_EVERY", 3600.0)
+@pytest.fixture
+def still(database_url: str, tiny: str) -> Iterator[TestClient]:
+    """The shared client's app on a clock that never moves: the process's own looks at a pending
+    takeback never come, so only what the request under test does at once can end the wait."""
+    settings = Settings(database_url=database_url, bot_delay=0, **NO_LIMITS)
+    with TestClient(create_app(settings, clock=FakeClock())) as client:
+        yield client
 
 
 def withdraw(client: TestClient, room_id: str, token: str | None, takeback_id: str) -> Any:
@@ -598,71 +600,63 @@ def test_withdrawing_refuses_everyone_but_the_asker_and_a_takeback_not_pending(c
 
 
 def test_a_bot_standing_in_for_the_one_asked_ends_the_wait_and_plays(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    still: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The review's stall: Ann asks, Bo (next to act) closes his tab and is gone, Ann lets a bot play
     for him. Nobody at the table said yes, so Ann's card stands and Bo's bot plays."""
-    no_watch(monkeypatch)
-    room_id, (ann, bo) = started_room(client)
-    _first, after, takeback_id = ann_asks(client, room_id, ann)
-    assert state(client, room_id)["takeback"]["waiting_for"] == [1]
-    monkeypatch.setattr(runtime_of(client).times, "gone_after", 0.0)  # Bo is gone from now on
-    stood_in = client.post(url(room_id, "/seats/1/bot"), headers=auth(ann))
+    room_id, (ann, bo) = started_room(still)
+    _first, after, takeback_id = ann_asks(still, room_id, ann)
+    assert state(still, room_id)["takeback"]["waiting_for"] == [1]
+    monkeypatch.setattr(runtime_of(still).times, "gone_after", 0.0)  # Bo is gone from now on
+    stood_in = still.post(url(room_id, "/seats/1/bot"), headers=auth(ann))
     assert stood_in.status_code == 200, stood_in.text
-    assert state(client, room_id)["takeback"] is None
-    wait_for(lambda: state(client, room_id)["version"] == after["version"] + 1)
-    assert state(client, room_id)["to_act"] == [0]
-    assert {"takeback": after["version"] - 1} not in log_actions(client, room_id)
-    late = answer(client, room_id, bo, takeback_id, "approve")
+    assert state(still, room_id)["takeback"] is None
+    wait_for(lambda: state(still, room_id)["version"] == after["version"] + 1)
+    assert state(still, room_id)["to_act"] == [0]
+    assert {"takeback": after["version"] - 1} not in log_actions(still, room_id)
+    late = answer(still, room_id, bo, takeback_id, "approve")
     assert late.status_code == 409 and "lapsed" in late.json()["error"]["message"]
 
 
 def test_a_removed_player_is_not_waited_for_and_the_others_agreed(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    still: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Cy said yes; Bo never answered and the host removes him: everyone still at the table agreed,
     so the card is taken back."""
     from .players import InProcessSocket, Player
 
-    no_watch(monkeypatch)
-    room_id, (ann, _bo, cy) = started_room(client, humans=3)
-    with client.websocket_connect(f"/ws/rooms/{room_id}?token={cy}") as ws:
+    room_id, (ann, _bo, cy) = started_room(still, humans=3)
+    with still.websocket_connect(f"/ws/rooms/{room_id}?token={cy}") as ws:
         Player(2, cy, InProcessSocket(ws))  # Cy stays at the table: her socket is open
-        first, after, takeback_id = ann_asks(client, room_id, ann)
-        assert answer(client, room_id, cy, takeback_id, "approve").status_code == 200
-        assert state(client, room_id)["takeback"]["waiting_for"] == [1]
-        monkeypatch.setattr(runtime_of(client).times, "gone_after", 0.0)
-        removed = client.post(url(room_id, "/seats/1/remove"), headers=auth(ann))
+        first, after, takeback_id = ann_asks(still, room_id, ann)
+        assert answer(still, room_id, cy, takeback_id, "approve").status_code == 200
+        assert state(still, room_id)["takeback"]["waiting_for"] == [1]
+        monkeypatch.setattr(runtime_of(still).times, "gone_after", 0.0)
+        removed = still.post(url(room_id, "/seats/1/remove"), headers=auth(ann))
         assert removed.status_code == 200, removed.text
-        back = state(client, room_id, ann)
+        back = state(still, room_id, ann)
         assert back["version"] == after["version"] + 1 and back["view"] == first["view"]
         assert back["takeback"] is None and back["to_act"] == [0]
-        assert log_actions(client, room_id)[-1] == {"takeback": after["version"] - 1}
+        assert log_actions(still, room_id)[-1] == {"takeback": after["version"] - 1}
 
 
-def test_the_one_asked_leaves_and_the_bot_taking_the_seat_plays(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    no_watch(monkeypatch)
-    room_id, (ann, bo) = started_room(client)
-    _first, after, _takeback_id = ann_asks(client, room_id, ann)
-    assert client.post(url(room_id, "/leave"), headers=auth(bo)).status_code == 200
-    assert state(client, room_id)["takeback"] is None
-    wait_for(lambda: state(client, room_id)["version"] == after["version"] + 1)
-    assert state(client, room_id, ann)["to_act"] == [0]
+def test_the_one_asked_leaves_and_the_bot_taking_the_seat_plays(still: TestClient) -> None:
+    room_id, (ann, bo) = started_room(still)
+    _first, after, _takeback_id = ann_asks(still, room_id, ann)
+    assert still.post(url(room_id, "/leave"), headers=auth(bo)).status_code == 200
+    assert state(still, room_id)["takeback"] is None
+    wait_for(lambda: state(still, room_id)["version"] == after["version"] + 1)
+    assert state(still, room_id, ann)["to_act"] == [0]
 
 
-def test_the_asker_leaving_takes_the_question_away(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    no_watch(monkeypatch)
-    room_id, (ann, bo, cy) = started_room(client, humans=3)
-    _first, after, takeback_id = ann_asks(client, room_id, ann)
-    assert answer(client, room_id, bo, takeback_id, "approve").status_code == 200
-    assert client.post(url(room_id, "/leave"), headers=auth(ann)).status_code == 200
-    body = state(client, room_id, bo)
+def test_the_asker_leaving_takes_the_question_away(still: TestClient) -> None:
+    room_id, (ann, bo, cy) = started_room(still, humans=3)
+    _first, after, takeback_id = ann_asks(still, room_id, ann)
+    assert answer(still, room_id, bo, takeback_id, "approve").status_code == 200
+    assert still.post(url(room_id, "/leave"), headers=auth(ann)).status_code == 200
+    body = state(still, room_id, bo)
     assert body["takeback"] is None and body["version"] == after["version"] and body["to_act"] == [1]
-    late = answer(client, room_id, cy, takeback_id, "approve")
+    late = answer(still, room_id, cy, takeback_id, "approve")
     assert late.status_code == 409 and "lapsed" in late.json()["error"]["message"]
 
 
