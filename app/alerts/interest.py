@@ -14,9 +14,11 @@ the dispatcher one read of the room's table, never an alert (the channel finds n
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
+from cachetools import TTLCache
 from starlette.concurrency import run_in_threadpool
 
 # Seconds a read of the rooms (or of one room) is trusted.
@@ -43,31 +45,37 @@ class Interest:
         self.clock = clock
         self._rooms: set[str] | None = None
         self._until = 0.0
-        # Per room, when the whole list is too long: until when it is known, and the answer.
-        self._each: dict[str, tuple[float, bool]] = {}
+        # Per room, when the whole list is too long: the answer, for `known_for` seconds (read on
+        # `clock`, so a test's clock expires it too), at most `most` rooms (the least recently asked
+        # go first). The lock: `add` also runs in worker threads (mail confirms in one), and
+        # cachetools' caches are not thread-safe.
+        self._each: TTLCache[str, bool] = TTLCache(most, known_for, timer=lambda: self.clock())
+        self._lock = threading.Lock()
 
     async def wanted(self, room_id: str) -> bool:
         now = self.clock()
         if now >= self._until:
             self._rooms = await run_in_threadpool(self._read_rooms, self.most)
             self._until = now + self.known_for
-            self._each.clear()
+            with self._lock:
+                self._each.clear()
         if self._rooms is not None:
             return room_id in self._rooms
-        known = self._each.get(room_id)
-        if known is not None and known[0] > now:
-            return known[1]
+        with self._lock:
+            known = self._each.get(room_id)
+        if known is not None:
+            return known
         found = await run_in_threadpool(self._read_room, room_id)
-        if len(self._each) > self.most:
-            self._each.clear()
-        self._each[room_id] = (now + self.known_for, found)
+        with self._lock:
+            self._each[room_id] = found
         return found
 
     def add(self, room_id: str) -> None:
         """Someone in the room asked for alerts through this process: known at once."""
         if self._rooms is not None:
             self._rooms.add(room_id)
-        self._each[room_id] = (self.clock() + self.known_for, True)
+        with self._lock:
+            self._each[room_id] = True
 
     def forget(self) -> None:
         """Read again at the next question."""

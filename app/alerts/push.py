@@ -47,6 +47,7 @@ from urllib.parse import urlsplit
 import http_ece
 import httpcore
 import httpx
+from cachetools import TTLCache
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
@@ -100,6 +101,14 @@ PER_ORIGIN = 8
 # further cut starts them again): a new service can hold fresh places for SLOW_AFTER once per
 # DEMOTED_FOR, however many alerts wait for it.
 DEMOTED_FOR = 300.0
+# Services remembered as demoted at once, at most (the least recently demoted or asked about goes
+# first): far more than the handful browsers use, so only endpoints made up to flood it reach it.
+DEMOTED_MOST = 65_536
+# Push service origins whose signed VAPID header is kept, at most (browsers use a handful).
+SIGNED_MOST = 1024
+# Seconds a signed VAPID header is valid (its "exp"), and how long it is reused: until an hour before.
+SIGNED_FOR = 12 * 3600
+SIGNED_REUSED = SIGNED_FOR - 3600
 MAX_ENDPOINT = 2048
 # Seconds the host name of an endpoint may take to resolve.
 RESOLVE_TIMEOUT = 3.0
@@ -512,22 +521,14 @@ class Places:
         self.fresh = asyncio.Semaphore(concurrency - slow)
         self.slow = asyncio.Semaphore(slow)
         self._services: dict[str, _Service] = {}
-        self._demoted: dict[str, float] = {}
+        # Services demoted, each for DEMOTED_FOR seconds on `clock` (event loop only: no lock).
+        self._demoted: TTLCache[str, bool] = TTLCache(DEMOTED_MOST, DEMOTED_FOR, timer=lambda: self.clock())
 
     def demote(self, service: str) -> None:
-        now = self.clock()
-        if len(self._demoted) > 1024:  # many services demoted by now: forget those whose time is up
-            self._demoted = {name: until for name, until in self._demoted.items() if until > now}
-        self._demoted[service] = now + DEMOTED_FOR
+        self._demoted[service] = True
 
     def demoted(self, service: str) -> bool:
-        until = self._demoted.get(service)
-        if until is None:
-            return False
-        if self.clock() >= until:
-            del self._demoted[service]
-            return False
-        return True
+        return self._demoted.get(service, False)
 
     @contextlib.asynccontextmanager
     async def hold(self, service: str) -> AsyncIterator[Place]:
@@ -594,8 +595,9 @@ class PushChannel:
         self._vapid: Vapid02 | None = None
         self._pool: httpcore.AsyncConnectionPool | None = None
         self.places = Places(clock)
-        # The signed VAPID header per push service origin, reused until shortly before it expires.
-        self._signed: dict[str, tuple[float, str]] = {}
+        # The signed VAPID header per push service origin, reused until an hour before it expires (wall
+        # clock: the header's "exp" is one). Event loop only: no lock.
+        self._signed: TTLCache[str, str] = TTLCache(SIGNED_MOST, SIGNED_REUSED, timer=time.time)
         # The rooms where a device subscribed, as this process knows them (app/alerts/interest.py).
         self._interest = Interest(self.subscriptions.rooms, self.subscriptions.any_in)
 
@@ -656,15 +658,13 @@ class PushChannel:
 
     def _authorization(self, endpoint: str) -> str:
         origin = _origin(endpoint)
-        now = time.time()
         cached = self._signed.get(origin)
-        if cached is not None and cached[0] - now > 3600:
-            return cached[1]
+        if cached is not None:
+            return cached
         assert self._vapid is not None
-        expires = int(now) + 12 * 3600
-        signed = self._vapid.sign({"aud": origin, "exp": expires, "sub": self.contact})
-        self._signed[origin] = (expires, signed["Authorization"])
-        return str(signed["Authorization"])
+        signed = self._vapid.sign({"aud": origin, "exp": int(time.time()) + SIGNED_FOR, "sub": self.contact})
+        header = self._signed[origin] = str(signed["Authorization"])
+        return header
 
     async def _send(self, device: Device, alert: Alert, body: bytes) -> None:
         encrypted = await run_in_threadpool(encrypt, body, device.p256dh, device.auth)

@@ -26,10 +26,10 @@ import hashlib
 import struct
 import threading
 import zlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
@@ -166,9 +166,9 @@ class ActionLogs:
     """Each room's log body per reader, written once per version and kept within `budget` bytes."""
 
     def __init__(self, budget: int = BUDGET) -> None:
-        self.budget = budget
-        self._kept: OrderedDict[tuple[int, Reader], Kept] = OrderedDict()
-        self._weight = 0
+        # Weighed in bytes (`Kept.weight`); the least recently read go first. The lock: worker threads
+        # share it, and cachetools' caches are not thread-safe.
+        self._kept: LRUCache[tuple[int, Reader], Kept] = LRUCache(budget, getsizeof=_weight)
         self._lock = threading.Lock()
         self._stripes = [threading.Lock() for _ in range(_STRIPES)]
 
@@ -251,28 +251,33 @@ class ActionLogs:
 
     def _get(self, key: tuple[int, Reader]) -> Kept | None:
         with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None:
-                self._kept.move_to_end(key)
-            return kept
+            return self._kept.get(key)
 
     def _put(self, key: tuple[int, Reader], kept: Kept) -> None:
         if kept.weight > self.budget:
             return  # larger than everything kept together: written for this request only
         with self._lock:
-            held = self._kept.pop(key, None)
-            if held is not None:
-                self._weight -= held.weight
             self._kept[key] = kept
-            self._weight += kept.weight
-            while self._weight > self.budget:
-                _key, dropped = self._kept.popitem(last=False)
-                self._weight -= dropped.weight
 
     def __len__(self) -> int:
         return len(self._kept)
 
     @property
+    def budget(self) -> int:
+        """Bytes of bodies kept at most."""
+        return int(self._kept.maxsize)
+
+    @budget.setter
+    def budget(self, budget: int) -> None:
+        """A new budget starts an empty cache (the bodies are written again when read)."""
+        with self._lock:
+            self._kept = LRUCache(budget, getsizeof=_weight)
+
+    @property
     def weight(self) -> int:
         """Bytes of bodies kept now."""
-        return self._weight
+        return int(self._kept.currsize)
+
+
+def _weight(kept: Kept) -> int:
+    return kept.weight
