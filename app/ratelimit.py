@@ -17,6 +17,24 @@ Quotas (rooms made and bots added per hour) are buckets too, charged by the rout
 (`spend`). With Redis configured every bucket lives there, shared by every process; while Redis is
 unreachable each process counts on its own."""
 
+# Kept hand-written because `limits` (checked: 5.8, its fixed, moving and sliding-window-counter
+# strategies over memory and Redis, sync and async) cannot say what clients are told here:
+# - Refill. These are token buckets: `burst` at once, then one more every 1/rate seconds. `limits`
+#   counts hits in windows: after a burst the next hit waits for the window to move (a quota of 3 rooms
+#   an hour answers "in about 60 minutes", not the 20 test_limits.py and the 429's message say), and a
+#   window is whole seconds, so 3 at 2 a second ("3 per 1.5 s", test_ratelimit.py) cannot be written.
+# - All or nothing. A seat's headroom takes from its room's bucket and its address's in one atomic step
+#   (one Lua script in Redis); `limits` hits one key per call, so two processes could each pass the
+#   first and be refused the second, spending a token for nothing.
+# - Giving back. A quota token is returned when the room could not be made (`spend`, cost -1); `limits`
+#   takes positive whole costs and can only clear a key.
+# - One clock. The script reads Redis's TIME, so servers on machines whose clocks drift agree; `limits`'
+#   moving window (the only one without a fixed window's double burst) is given each client's time.time().
+# - Bounded memory. The local buckets are an LRU of 50,000 keys; `limits`' memory storage keeps every
+#   key until it expires, however many addresses a flood brings.
+# Per-/64 keys and the fallback while Redis is down would carry over (they are ours either way); the
+# Retry-After would not, being computed from the window instead of the refill.
+
 from __future__ import annotations
 
 import hashlib
