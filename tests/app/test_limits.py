@@ -277,7 +277,10 @@ def test_bots_alone_stop_are_capped_per_address_and_their_rooms_are_pruned(
         {
             "DATABASE_URL": sqlite_url,
             "MOTABLE_BOT_DELAY": "0.1",
-            "MOTABLE_ALL_BOT_MATCH_MINUTES": "0.05",  # 3 s
+            # 9 s: the three matches must be made and the third's bots asked before the first two
+            # have played alone that long (they no longer count once they have: a loaded machine
+            # took more than 3 s, and the third match then rightly played).
+            "MOTABLE_ALL_BOT_MATCH_MINUTES": "0.15",
             "MOTABLE_ALL_BOT_MATCHES_PER_ADDRESS": "2",
             "MOTABLE_ALL_BOT_ROOM_HOURS": str(4 / 3600),  # 4 s after the last move
             "MOTABLE_PRUNE_EVERY_HOURS": str(1 / 3600),
@@ -300,7 +303,7 @@ def test_bots_alone_stop_are_capped_per_address_and_their_rooms_are_pruned(
     # A third match of bots alone is not played, not once; the first two are...
     assert ended[third]["version"] == began[third], "a third match of bots alone is not played"
     assert ended[first]["version"] > began[first] and ended[second]["version"] > began[second]
-    # ...until they have played alone for 3 s: they stop unfinished.
+    # ...until they have played alone for 9 s: they stop unfinished.
     assert ended[first]["status"] == ended[second]["status"] == "playing"
     for room_id in matches:
         assert httpx.get(f"{base}/api/rooms/{room_id}").status_code == 404
