@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -270,6 +270,11 @@ class Dispatch:
         while not self._queue.empty():
             events.append(self._queue.get_nowait())
         # The room is read once for all its moves in this batch; the other events keep their order.
+        # Whoever moved in the batch ended their turn, even if the table came back to them within it.
+        movers: dict[str, set[int]] = {}
+        for room_id, event in events:
+            if event["kind"] == "state" and isinstance(event.get("seat"), int):
+                movers.setdefault(room_id, set()).add(event["seat"])
         looked: set[str] = set()
         for room_id, event in events:
             kind = event["kind"]
@@ -277,7 +282,7 @@ class Dispatch:
                 if room_id not in looked:
                     looked.add(room_id)
                     if await self._interested(room_id):
-                        await self._moved(room_id)
+                        await self._moved(room_id, movers.get(room_id, set()))
             elif kind == "seats":
                 for channel in self.channels:
                     changed = getattr(channel, "seats_changed", None)
@@ -415,7 +420,8 @@ class Dispatch:
             for key in [key for key in store if key[0] == room_id]:
                 del store[key]
 
-    async def _moved(self, room_id: str) -> None:
+    async def _moved(self, room_id: str, movers: Collection[int] = ()) -> None:
+        """`movers`: the seats that moved since the last look (their turn ended, whatever follows)."""
         table = await self._table(room_id)
         if table is None:
             self._forget(room_id)
@@ -428,7 +434,9 @@ class Dispatch:
             await self._take(room_id)  # the end's alerts, written with the last move
             return
         acting = {seat for seat in table.to_act if seat in table.people and not table.people[seat].stand_in}
-        for key in [key for key in self._waiting if key[0] == room_id and key[1] not in acting]:
+        for key in [
+            key for key in self._waiting if key[0] == room_id and (key[1] not in acting or key[1] in movers)
+        ]:
             del self._waiting[key]
         for key in [key for key in self._clocks if key[0] == room_id and key[1] not in acting]:
             del self._clocks[key]

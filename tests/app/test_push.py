@@ -3,7 +3,9 @@ the browser (its own P-256 key pair and auth secret), and what arrives is decryp
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
 import ipaddress
 import json
 import os
@@ -721,6 +723,45 @@ def test_a_turn_alert_survives_a_restart_and_goes_once(
         client.app.state.runtime.alerts.per_seat = 0  # type: ignore[attr-defined]
         play(client, room_id, bo)
         play(client, room_id, ann)
+        wait_for(lambda: len(service.at("/bo")) == 2)
+        assert device.decrypt(service.at("/bo")[1].body)["event"] == "turn"
+
+
+def test_a_turn_that_comes_back_before_the_next_look_is_a_new_turn(
+    database_url: str, tiny: str, service: PushService
+) -> None:
+    """Bo plays and Ann plays back before the dispatcher looks: it reads the room once for both moves
+    and finds Bo to act, as he was when he was alerted. It is a new turn all the same: Bo is alerted
+    again a grace later. (A loaded machine batched the two, and Bo's new turn went unalerted.)"""
+    clock = Clock()
+    device = Device()
+    with TestClient(app_with(_settings(database_url, push_grace_seconds=1.5), clock)) as client:
+        alerts = client.app.state.runtime.alerts  # type: ignore[attr-defined]
+        alerts.per_seat = 0  # the minute's limit is not what this is about
+        room_id, (ann, bo) = table(client)
+        client.post(
+            f"/api/rooms/{room_id}/push", json=device.subscription(service.url("/bo")), headers=auth(bo)
+        )
+        play(client, room_id, ann)
+        settled(client)
+        clock.advance(2)
+        wait_for(lambda: len(service.at("/bo")) == 1)
+
+        async def hold() -> None:
+            alerts._loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await alerts._loop
+
+        async def go_on() -> None:
+            alerts._loop = asyncio.create_task(alerts.run())
+
+        # Both moves wait in the dispatcher's queue: its next look takes them together.
+        client.portal.call(hold)  # type: ignore[attr-defined]
+        play(client, room_id, bo)
+        play(client, room_id, ann)
+        client.portal.call(go_on)  # type: ignore[attr-defined]
+        settled(client)
+        clock.advance(2)
         wait_for(lambda: len(service.at("/bo")) == 2)
         assert device.decrypt(service.at("/bo")[1].body)["event"] == "turn"
 
