@@ -1,7 +1,8 @@
 // The room page's state, in one observable place (DOM-free): the room body, the games' descriptors,
 // the seat this page acts as and its connection, the seat's state body, whether it is this seat's
 // turn, and what is around one device. The page's modules read it with `get()`, change it with
-// `set(patch)`, and hear of changes with `subscribe(fn)`.
+// `set(patch)`, and hear of changes with `subscribe(fn)`. The table screen keeps its room, state
+// and games in a store made by the same `createRoomState`.
 
 /** The fields a room page starts with. */
 export function initialRoomState() {
@@ -56,6 +57,16 @@ export function isNewerRoom(current, incoming) {
   if (!current || !incoming || current.room_id !== incoming.room_id) return true;
   if (typeof current.revision !== "number" || typeof incoming.revision !== "number") return true;
   return incoming.revision >= current.revision;
+}
+
+/**
+ * `setRoom(store, room)`: keeps `room` as the store's room body when it is newer than the one held
+ * (`isNewerRoom`), so no page writes the revision rule again; true when it was kept.
+ */
+export function setRoom(store, room) {
+  if (!isNewerRoom(store.get().room, room)) return false;
+  store.set({ room });
+  return true;
 }
 
 /** The name of `seat` as the room body has it ("Seat 3" when it is not listed). */

@@ -15,7 +15,7 @@ import { createHandView } from "./room-hand.js";
 import { $, announce, copyFrom, showMoveError } from "./room-page.js";
 import { startRoomPasskey } from "./room-passkey.js";
 import { createScreenMark } from "./room-screen-mark.js";
-import { createRoomState, descriptorOf, freeSeats, isNewerRoom, isTurnOf, seatNameIn } from "./room-state.js";
+import { createRoomState, descriptorOf, freeSeats, isTurnOf, seatNameIn, setRoom as keepNewerRoom } from "./room-state.js";
 import { createTable } from "./room-table.js";
 import { createWaiting } from "./room-waiting.js";
 import { createSinceYouLeft } from "./since-you-left.js";
@@ -137,8 +137,7 @@ async function refreshRoom() {
 }
 
 function setRoom(room) {
-  if (!isNewerRoom(rs.get().room, room)) return;
-  rs.set({ room });
+  if (!keepNewerRoom(rs, room)) return;
   const seat = rs.get().seat;
   if (seat) {
     // The name as seated: the server cleans names and makes them unique ("Bo (2)").

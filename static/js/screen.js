@@ -10,7 +10,7 @@ import { RoomConnection } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { goalOf, goalWords, renderPanel, standingOf } from "./panels.js";
 import { countdownWords, initial } from "./people-kit.js";
-import { descriptorOf, isNewerRoom, seatNameIn } from "./room-state.js";
+import { createRoomState, descriptorOf, seatNameIn, setRoom } from "./room-state.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { createTableMark } from "./screen-table.js";
 import { screenTurn } from "./screen-words.js";
@@ -55,11 +55,18 @@ class ScreenConnection extends RoomConnection {
   }
 }
 
-const page = { room: null, games: null, state: null, table: null, mounting: null, summary: null, latest: [], finalTimer: null, following: null };
-const seatName = (seat) => seatNameIn(page.room, seat);
+// The room body, its state body and the games' descriptors, in a store made like the room page's
+// (room-state.js): each part below draws when a key it draws from changes.
+const store = createRoomState({ room: null, games: null, state: null });
+// What only this page keeps: the mounted table, the round summary, the last line said.
+const page = { table: null, mounting: null, summary: null, latest: [], finalTimer: null, following: null };
+const seatName = (seat) => seatNameIn(store.get().room, seat);
 // Whether the host made this screen the table, and what it may then do (static/js/screen-table.js).
-const table = createTableMark({ roomId, changed: () => render() });
-const game = () => descriptorOf({ games: page.games, room: page.room });
+const table = createTableMark({ roomId, changed: () => redraw() });
+const game = () => descriptorOf(store.get());
+
+/** Whether the room is in play (a state body may say so before the room body does). */
+const inPlay = ({ room, state }) => room.status !== "waiting" || Boolean(state && state.status !== "waiting");
 
 // ---------------------------------------------------------------------------
 // Waiting: the seats, and a way in for each open one
@@ -78,8 +85,7 @@ function seatToken(seat, name, { bot = false, away = false } = {}) {
   );
 }
 
-function renderWaiting() {
-  const room = page.room;
+function renderWaiting({ room }) {
   const spec = game();
   const open = spec ? Math.max(0, spec.max_players - room.seats.length) : 0;
   const short = Math.max(0, (spec?.min_players || 0) - room.seats.length);
@@ -129,7 +135,7 @@ async function hostAction(button, method, path, body) {
     error.hidden = false;
   } finally {
     button.disabled = false;
-    render();
+    redraw();
   }
 }
 
@@ -145,10 +151,10 @@ function renderMark(playing) {
 }
 
 /** In play: a seat whose player is not connected can be picked up from a phone ("Pick your name"). */
-function renderJoin() {
-  const free = page.room.seats.filter((s) => !s.bot && !s.connected);
+function renderJoin({ room, state }) {
+  const free = room.seats.filter((s) => !s.bot && !s.connected);
   const box = $("screen-join");
-  box.hidden = !free.length || Boolean(page.state?.result);
+  box.hidden = !free.length || Boolean(state?.result);
   if (box.hidden) return;
   const key = JSON.stringify(free.map((s) => s.seat));
   if (box.dataset.key === key) return;
@@ -200,8 +206,8 @@ async function mountTable(gameId) {
     },
     describe: module.roundSummary || null,
     // The marked screen offers the rematch in the final list too (it is the table's host).
-    finalKey: () => [table.marked, page.room?.rematch ?? null],
-    finalActions: () => (table.marked && !page.room?.rematch ? rematchButton() : null),
+    finalKey: () => [table.marked, store.get().room?.rematch ?? null],
+    finalActions: () => (table.marked && !store.get().room?.rematch ? rematchButton() : null),
     afterClose() {},
   });
 }
@@ -216,8 +222,7 @@ function said(text) {
   line.classList.add("is-fresh");
 }
 
-function renderTurn() {
-  const { state, room } = page;
+function renderTurn({ state, room }) {
   const turn = screenTurn(state, room, seatName);
   const node = $("screen-turn");
   fill(
@@ -230,7 +235,7 @@ function renderTurn() {
 }
 
 function renderClock() {
-  const { room, state } = page;
+  const { room, state } = store.get();
   const clock = $("screen-clock");
   const due = room?.deadline && !state?.result && room.status === "playing" ? Date.parse(room.deadline) : null;
   clock.hidden = due === null;
@@ -240,8 +245,7 @@ function renderClock() {
   clock.classList.toggle("is-short", left < 10_000);
 }
 
-function renderSide() {
-  const { room, state } = page;
+function renderSide({ room, state }) {
   const spec = game();
   const panel = spec?.panel || "points";
   const goal = goalOf(spec, state?.view);
@@ -252,8 +256,7 @@ function renderSide() {
   renderPanel(panel, $("scorepad"), room, state, seatName, { winner: spec?.winner, goal, live: standingOf(spec, state?.view) });
 }
 
-function renderOver() {
-  const { state, room } = page;
+function renderOver({ state, room }) {
   const panel = $("screen-over");
   const result = state?.result;
   panel.hidden = !result;
@@ -286,47 +289,83 @@ function renderOver() {
   );
 }
 
-async function render() {
-  const { room, state } = page;
-  if (!room) return;
-  const playing = room.status !== "waiting" || (state && state.status !== "waiting");
+// ---------------------------------------------------------------------------
+// Who draws what: each part hears of the keys it draws from
+
+const parts = [];
+
+/** `draw(state)` runs whenever one of `keys` changes (once the room body is known). */
+function draws(keys, draw) {
+  parts.push(draw);
+  store.subscribe((now, changed) => {
+    if (now.room && keys.some((key) => changed.includes(key))) draw(now);
+  });
+}
+
+/** Everything again: the table mark changed, or a host action ended. */
+function redraw() {
+  const now = store.get();
+  if (now.room) for (const draw of parts) draw(now);
+}
+
+// Waiting or in play, and the corner code.
+draws(["room", "state"], (now) => {
+  const playing = inPlay(now);
   $("screen-waiting").hidden = playing;
   $("screen-game").hidden = !playing;
-  document.body.dataset.status = room.status;
+  document.body.dataset.status = now.room.status;
   document.body.dataset.table = table.marked ? "marked" : "no";
   renderMark(playing);
-  if (!playing) {
-    renderWaiting();
-    fill($("screen-turn"), h("span", { class: "screen-turn-text" }, "Waiting for players"));
-    $("screen-clock").hidden = true;
-    return;
-  }
-  if (page.table?.game !== room.game) {
-    page.mounting ||= mountTable(room.game).finally(() => {
+});
+
+// The seats, a QR code for each open one, the host's tools.
+draws(["room", "games"], (now) => {
+  if (!inPlay(now)) renderWaiting(now);
+});
+
+// The game's own table and the round summary over it.
+draws(["state", "room"], async (now) => {
+  if (!inPlay(now)) return;
+  const gameId = now.room.game;
+  if (page.table?.game !== gameId) {
+    page.mounting ||= mountTable(gameId).finally(() => {
       page.mounting = null;
     });
     await page.mounting;
   }
-  if (page.state) {
-    page.table.renderer.update(page.state, room);
-    page.summary?.update(page.state, room);
-    // Nobody taps the screen: the final list gives way to the result after a while.
-    if (page.summary?.shown?.final && !page.finalTimer) {
-      page.finalTimer = setTimeout(() => page.summary.close(), FINAL_SUMMARY_MS);
-    }
+  // The newest bodies: more may have come while the table was mounting.
+  const { state, room } = store.get();
+  if (!state) return;
+  page.table.renderer.update(state, room);
+  page.summary?.update(state, room);
+  // Nobody taps the screen: the final list gives way to the result after a while.
+  if (page.summary?.shown?.final && !page.finalTimer) {
+    page.finalTimer = setTimeout(() => page.summary.close(), FINAL_SUMMARY_MS);
   }
-  renderTurn();
-  renderSide();
-  renderOver();
-  renderJoin();
-}
+});
+
+// Whose turn it is and the move clock.
+draws(["state", "room"], (now) => {
+  if (inPlay(now)) return renderTurn(now);
+  fill($("screen-turn"), h("span", { class: "screen-turn-text" }, "Waiting for players"));
+  $("screen-clock").hidden = true;
+});
+
+// Beside the table: the score pad (the room body's) and the goal (the state's); the result; the
+// seats a player may pick up again.
+draws(["room", "state", "games"], (now) => {
+  if (!inPlay(now)) return;
+  renderSide(now);
+  renderOver(now);
+  renderJoin(now);
+});
 
 // ---------------------------------------------------------------------------
 // The room's life: the socket, a rematch, the display kept awake
 
-function setRoom(room) {
-  if (!isNewerRoom(page.room, room)) return;
-  page.room = room;
+store.subscribe(({ room, state }, changed) => {
+  if (changed.includes("state")) document.body.dataset.version = String(state.version);
+  if (!changed.includes("room")) return;
   table.roomChanged(room);
   // Everyone moved on to the rematch: the table goes with them.
   if (room.rematch && !page.following) {
@@ -334,8 +373,7 @@ function setRoom(room) {
     table.carryTo(room.rematch);
     setTimeout(() => location.assign(`/r/${room.rematch}/screen`), 1500);
   }
-  render();
-}
+});
 
 let wakeLock = null;
 async function keepAwake() {
@@ -360,36 +398,31 @@ function showConnection(status) {
 }
 
 async function init() {
+  let loaded;
   try {
-    const [room, games] = await Promise.all([api("GET", `/api/rooms/${roomId}`), api("GET", "/api/games")]);
-    page.room = room;
-    page.games = games;
+    loaded = await Promise.all([api("GET", `/api/rooms/${roomId}`), api("GET", "/api/games")]);
   } catch (error) {
     fill($("screen-turn"), h("span", {}, `The room cannot be loaded: ${error.message}`));
     return;
   }
-  $("screen-title").textContent = titles[page.room.game] || page.room.game;
+  const [room, games] = loaded;
+  $("screen-title").textContent = titles[room.game] || room.game;
+  store.set({ room, games });
   const connection = new ScreenConnection(roomId, null);
   let reopened = false;
   connection.on("status", (status) => {
     showConnection(status);
     if (status !== "open") return;
-    api("GET", `/api/rooms/${roomId}`).then(setRoom, () => {});
+    api("GET", `/api/rooms/${roomId}`).then((room) => setRoom(store, room), () => {});
     // A code may have given way while the socket was down (the first look is the page's own).
     if (reopened) table.check();
     reopened = true;
   });
-  connection.on("state", (state) => {
-    page.state = state;
-    document.body.dataset.version = String(state.version);
-    render();
-  });
-  connection.on("room", setRoom);
+  connection.on("state", (state) => store.set({ state }));
+  connection.on("room", (room) => setRoom(store, room));
   connection.connect();
   $("screen-bot").addEventListener("click", (event) => hostAction(event.currentTarget, "POST", "/bots", {}));
   $("screen-start").addEventListener("click", (event) => hostAction(event.currentTarget, "POST", "/start"));
-  table.roomChanged(page.room);
-  render();
   keepAwake();
   document.addEventListener("visibilitychange", keepAwake);
   // Some browsers grant the lock only after a touch or a click on the page.

@@ -11,6 +11,7 @@ import {
   isNewerRoom,
   isTurnOf,
   seatNameIn,
+  setRoom,
 } from "../../static/js/room-state.js";
 
 describe("room state", () => {
@@ -97,4 +98,23 @@ test("an older room body is dropped, an equal or newer one kept, another room al
   assert.equal(isNewerRoom(body(9), { ...body(0), room_id: "r2" }), true);
   // A server from before revisions: nothing to compare, the body that came last is kept.
   assert.equal(isNewerRoom({ room_id: "r1" }, { room_id: "r1" }), true);
+});
+
+test("setRoom keeps the newest room body in a store, and only the room's subscribers hear of it", () => {
+  // The table screen's store: the same function, its own fields.
+  const store = createRoomState({ room: null, games: null, state: null });
+  const heard = { room: 0, state: 0 };
+  store.subscribe((_, changed) => {
+    for (const key of changed) heard[key] += 1;
+  });
+  const body = (revision) => ({ room_id: "r1", revision, seats: [] });
+  const fourth = body(4);
+  assert.equal(setRoom(store, fourth), true);
+  assert.equal(setRoom(store, body(3)), false, "a late, older body is dropped");
+  assert.equal(store.get().room, fourth);
+  assert.equal(setRoom(store, body(5)), true);
+  assert.equal(store.get().room.revision, 5);
+  assert.deepEqual(heard, { room: 2, state: 0 });
+  store.set({ state: { version: 1 } });
+  assert.deepEqual(heard, { room: 2, state: 1 });
 });
