@@ -2,8 +2,9 @@
 // the way back to a seat (`way-back.js`), seat requests seen from the table (`seat-requests.js`),
 // presence and clocks "At the table" (`presence.js`), the table chat (`people-chat.js`) and
 // your-turn notifications (`people-notify.js`); what this browser keeps about them is
-// `people-prefs.js`'s. The room page calls `createPeople` once and tells it of every room body,
-// state and chat message.
+// `people-prefs.js`'s. The room page calls `createPeople` once with its room state (`room-state.js`):
+// the parts redraw when the room body or the state body changes (`follow`), and are told of every
+// chat message.
 
 import { api } from "./api.js";
 import { createAlertPrefs } from "./mail.js";
@@ -12,72 +13,78 @@ import { createChat } from "./people-chat.js";
 import { createNotify } from "./people-notify.js";
 import { roomPrefs } from "./people-prefs.js";
 import { createPresence } from "./presence.js";
+import { watch } from "./room-state.js";
 import { createSeatLink } from "./seat-link.js";
 import { createSeatRequests } from "./seat-requests.js";
 import { store } from "./storage.js";
 import { createWayBack } from "./way-back.js";
 
+// The room state's keys the people parts draw from.
+const DRAWN_FROM = ["room", "state", "seat"];
+
 /**
- * ctx: { roomId, seat() (this browser's seat entry or null), room(), state(), title(),
- *        seatTaken(entry) (a seat came to this browser), forgotten() (this browser let go),
- *        announce(text), refreshRoom(), redraw(), chatShown() }
+ * ctx: { rs (the room state), roomId, title(), announce(text), chatShown(),
+ *        commands: { takeSeat(entry) (a seat came to this browser), letGo() (this browser let go),
+ *                    refreshRoom(), render() } }
  */
 export function createPeople(ctx) {
-  const { roomId } = ctx;
+  const { rs, roomId, commands } = ctx;
+  const seat = () => rs.get().seat;
+  const room = () => rs.get().room;
   const prefs = roomPrefs(store, roomId);
-  const mySeat = () => ctx.seat()?.seat ?? null;
-  const token = () => ctx.seat()?.token ?? null;
+  const mySeat = () => seat()?.seat ?? null;
+  const token = () => seat()?.token ?? null;
   const post = (path, body, method = "POST") => api(method, `/api/rooms/${roomId}/${path}`, { body, token: token() });
   /** A seat's name as the room body has it ("Seat 3" if it is not listed, "" for no seat). */
   const seatNameOf = (seat) => {
     if (seat === null || seat === undefined) return "";
-    return ctx.room()?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`;
+    return room()?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`;
   };
 
-  const chat = createChat({ roomId, prefs, mySeat, token, post, refreshRoom: ctx.refreshRoom, chatShown: ctx.chatShown });
+  const chat = createChat({ roomId, prefs, mySeat, token, post, refreshRoom: commands.refreshRoom, chatShown: ctx.chatShown });
   const notify = createNotify({ roomId, prefs, title: ctx.title });
   const wayBack = createWayBack({
     roomId,
     prefs,
-    room: ctx.room,
+    room,
     mySeat,
     seatNameOf,
     announce: ctx.announce,
-    seatTaken: ctx.seatTaken,
+    seatTaken: commands.takeSeat,
     update: () => update(),
-    redraw: ctx.redraw,
+    redraw: commands.render,
   });
   const requests = createSeatRequests({
     roomId,
-    seat: ctx.seat,
+    seat,
     mySeat,
     token,
     seatNameOf,
     askingId: wayBack.askingId,
     handingOver: wayBack.handingOver,
-    refreshRoom: ctx.refreshRoom,
+    refreshRoom: commands.refreshRoom,
   });
-  const presence = createPresence({ roomId, prefs, room: ctx.room, mySeat, post, refreshRoom: ctx.refreshRoom, update: () => update(), drawChat: chat.draw });
+  const presence = createPresence({ roomId, prefs, room, mySeat, post, refreshRoom: commands.refreshRoom, update: () => update(), drawChat: chat.draw });
   const seatLink = createSeatLink({
     roomId,
-    seat: ctx.seat,
-    room: ctx.room,
+    seat,
+    room,
     post,
     notify,
     justWatching: prefs.setJustWatching,
-    forgotten: ctx.forgotten,
+    forgotten: commands.letGo,
   });
 
   // Pausing the game, and the seat menu's alerts away from the table (email, quiet hours).
-  const pause = createPause({ room: ctx.room, mySeat, post, seatNameOf, refreshRoom: ctx.refreshRoom });
+  const pause = createPause({ room, mySeat, post, seatNameOf, refreshRoom: commands.refreshRoom });
   const alertPrefs = createAlertPrefs({ mySeat, post, get: (path) => api("GET", `/api/rooms/${roomId}/${path}`, { token: token() }) });
 
   /** A new room body or state (or time passed): redraw what changed. */
   function update() {
-    const room = ctx.room();
+    const { room, state } = rs.get();
     if (!room) return;
     const now = Date.now();
-    presence.drawList(room, ctx.state(), now);
+    presence.drawList(room, state, now);
     requests.drawList(room, now);
     requests.drawAlert(room);
     wayBack.sync(room);
@@ -104,12 +111,20 @@ export function createPeople(ctx) {
     alertPrefs.start();
   }
 
+  /** From now on (this page's seat is known), redraw whenever the room body, the state or the seat
+   * changes. */
+  let following = null;
+  function follow() {
+    following ||= watch(rs, DRAWN_FROM, () => update());
+    update();
+  }
+
   return {
     start,
+    follow,
     adoptSeatLink: wayBack.adoptSeatLink,
     seatRefused: wayBack.seatRefused,
     showSeatKeep: seatLink.showSeatKeep,
-    update,
     chat: chat.chat,
     turn: notify.turn,
     loadChat: chat.load,

@@ -12,10 +12,10 @@ import { seats } from "./storage.js";
 
 /**
  * ctx: { rs (the room state), roomId, onState(state, previous) (the active seat's state arrived),
- *        render(), unmountTable(), showConnection(status), refreshRoom() }
+ *        unmountTable(), showConnection(status), commands: { render(), refreshRoom() } }
  */
 export function createDevice(ctx) {
-  const { rs, roomId } = ctx;
+  const { rs, roomId, commands } = ctx;
   const device = () => rs.get().device;
   const setDevice = (patch) => rs.set({ device: { ...device(), ...patch } });
 
@@ -77,7 +77,7 @@ export function createDevice(ctx) {
     if (seat === active) ctx.onState(state, previous);
     else if (held.length > 1 && (state.legal_actions?.length || previous?.legal_actions?.length)) {
       // Another player here may act out of turn (or no longer may): the shared screen shows it.
-      ctx.render();
+      commands.render();
     }
   }
 
@@ -133,7 +133,7 @@ export function createDevice(ctx) {
     setDevice({ covered: true, passTo: next, ready: false });
     ctx.unmountTable();
     $("table").replaceChildren();
-    ctx.render();
+    commands.render();
   }
 
   /** The pass-the-device screen: shown instead of the table until the next local player taps. */
@@ -172,7 +172,7 @@ export function createDevice(ctx) {
     }
     setDevice({ ready: false, covered: false });
     $("pass-screen").dataset.seat = "";
-    ctx.render();
+    commands.render();
   }
 
   /** The host's "players on this device" form, in the waiting room. */
@@ -211,7 +211,7 @@ export function createDevice(ctx) {
       openLocal(local);
       input.value = "";
       showError("device-error", null);
-      ctx.refreshRoom();
+      commands.refreshRoom();
     } catch (error) {
       showError("device-error", error);
     } finally {

@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { $, showError } from "./room-page.js";
 
-/** ctx: { rs, roomId, setRoom(room) } */
+/** ctx: { rs, roomId, commands: { setRoom(room) } } */
 export function createScreenMark(ctx) {
   const { rs, roomId } = ctx;
   const box = $("screen-mark");
@@ -20,7 +20,7 @@ export function createScreenMark(ctx) {
       const room = await api(method, `/api/rooms/${roomId}/table-screen`, { token: seat.token, body });
       showError("screen-mark-error", null);
       input.value = "";
-      ctx.setRoom(room);
+      ctx.commands.setRoom(room);
     } catch (error) {
       showError("screen-mark-error", error);
     }

@@ -48,6 +48,16 @@ export function createRoomState(initial = initialRoomState()) {
 }
 
 /**
+ * `watch(store, keys, fn)`: subscribes `fn(state, changedKeys)` to `keys` only, so a part that
+ * draws the room body is not called for a state body; returns the function that unsubscribes.
+ */
+export function watch(store, keys, fn) {
+  return store.subscribe((state, changed) => {
+    if (keys.some((key) => changed.includes(key))) fn(state, changed);
+  });
+}
+
+/**
  * Whether `incoming` should replace `current` as the room body shown. Bodies come by socket and by
  * HTTP, from any server process, so an older one can arrive last: each carries a `revision` that
  * grows with every change, and an older one is dropped. Equal revisions show the same changes, so

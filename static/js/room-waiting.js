@@ -11,11 +11,11 @@ import { playerName, seats } from "./storage.js";
 import { listWords } from "./words.js";
 
 /**
- * ctx: { rs, roomId, gameTitle(), seatName(seat), joined() (a seat was taken here), render(),
- *        setRoom(room), refreshRoom(), renderLocalPlayers() }
+ * ctx: { rs, roomId, gameTitle(), seatName(seat), renderLocalPlayers(),
+ *        commands: { joined() (a seat was taken here), render(), setRoom(room), refreshRoom() } }
  */
 export function createWaiting(ctx) {
-  const { rs, roomId } = ctx;
+  const { rs, roomId, commands } = ctx;
 
   function joinIntro() {
     const { room, joinReason } = rs.get();
@@ -53,7 +53,7 @@ export function createWaiting(ctx) {
       rs.set({ seat: seats.get(roomId), joinReason: null });
       showError("join-error", null);
       $("join-panel").hidden = true;
-      ctx.joined();
+      commands.joined();
     } catch (error) {
       showError("join-error", error);
       if (error instanceof ApiError && error.code === "already_started") {
@@ -66,7 +66,7 @@ export function createWaiting(ctx) {
 
   function watch() {
     $("join-panel").hidden = true;
-    ctx.render();
+    commands.render();
   }
 
   /** Keep the open join panel's words current, or close it once the game began: "open" while it
@@ -173,8 +173,8 @@ export function createWaiting(ctx) {
     try {
       const answer = await api("POST", `/api/rooms/${roomId}/${path}`, { body, token: rs.get().seat.token });
       showError("host-error", null);
-      if (answer && answer.room_id) ctx.setRoom(answer);
-      else ctx.refreshRoom();
+      if (answer && answer.room_id) commands.setRoom(answer);
+      else commands.refreshRoom();
     } catch (error) {
       showError("host-error", error);
     } finally {

@@ -15,7 +15,7 @@ import { createHandView } from "./room-hand.js";
 import { $, announce, copyFrom, showMoveError } from "./room-page.js";
 import { startRoomPasskey } from "./room-passkey.js";
 import { createScreenMark } from "./room-screen-mark.js";
-import { createRoomState, descriptorOf, freeSeats, isTurnOf, seatNameIn, setRoom as keepNewerRoom } from "./room-state.js";
+import { createRoomState, freeSeats, isTurnOf, seatNameIn, setRoom } from "./room-state.js";
 import { createTable } from "./room-table.js";
 import { createWaiting } from "./room-waiting.js";
 import { createSinceYouLeft } from "./since-you-left.js";
@@ -95,7 +95,7 @@ function startLive() {
   });
   const ownSeat = seat?.seat ?? null;
   connection.on("state", (state, previous) => device.onSeatState(ownSeat, state, previous));
-  connection.on("room", (room) => setRoom(room));
+  connection.on("room", (room) => roomArrived(room));
   connection.on("chat", (message) => people.chat(message));
   connection.connect();
   if (seat) device.hold(seat.seat, connection);
@@ -130,14 +130,16 @@ async function seatLost(dead) {
 
 async function refreshRoom() {
   try {
-    setRoom(await api("GET", `/api/rooms/${roomId}`));
+    roomArrived(await api("GET", `/api/rooms/${roomId}`));
   } catch (error) {
     console.warn("room refresh failed", error);
   }
 }
 
-function setRoom(room) {
-  if (!keepNewerRoom(rs, room)) return;
+/** A room body came (socket, read, or an action's answer): kept when newest, then drawn. The people
+ * parts and "Since you left" hear of it from the room state. */
+function roomArrived(room) {
+  if (!setRoom(rs, room)) return;
   const seat = rs.get().seat;
   if (seat) {
     // The name as seated: the server cleans names and makes them unique ("Bo (2)").
@@ -146,7 +148,6 @@ function setRoom(room) {
     seats.save(roomId, { game: room.game, status: room.status, ...(mine ? { name: mine.name } : {}) });
   }
   render();
-  people?.update();
 }
 
 function onState(state, previous) {
@@ -164,8 +165,6 @@ function onState(state, previous) {
   push.state({ inPlay: state.status === "playing", myTurn });
   rs.set({ myTurn });
   render();
-  people.update();
-  since.state(state);
   takeback.update(state, previous);
 }
 
@@ -222,20 +221,47 @@ function render() {
 // ---------------------------------------------------------------------------
 // The parts
 
+// What a part may ask of the page: a move, a seat taken or let go, a room body to keep or read
+// again, a redraw after a change only the page sees (a panel closed, the device covered). What the
+// parts draw they read from the room state `rs`, and the ones below that draw on every room body or
+// state subscribe to it.
+const commands = {
+  act,
+  refreshRoom,
+  setRoom: (room) => roomArrived(room),
+  render,
+  /** This page joined from the waiting room. */
+  joined() {
+    startLive();
+    people.showSeatKeep();
+  },
+  /** A seat came to this browser (a name picked, a seat link). */
+  takeSeat(entry) {
+    rs.set({ seat: entry, joinReason: null });
+    $("join-panel").hidden = true;
+    startLive();
+  },
+  /** This browser let go of its seat. */
+  letGo() {
+    rs.set({ seat: null, joinReason: null });
+    startLive();
+    if (rs.get().room?.status === "waiting" && freeSeats(rs.get()) > 0) waiting.showJoin();
+  },
+};
+
 const device = createDevice({
   rs,
   roomId,
+  commands,
   onState,
-  render,
   unmountTable: () => table.unmountTable(),
   showConnection,
-  refreshRoom,
 });
 
 const table = createTable({
   rs,
   roomId,
-  act,
+  act: commands.act,
   seatName,
   announce,
   gameTitle,
@@ -250,28 +276,21 @@ const table = createTable({
 // The phone as a hand while a table screen shows the table.
 const hand = createHandView({ rs, roomId, seatName });
 // The host's way to make a TV or laptop the table.
-const screenMark = createScreenMark({ rs, roomId, setRoom: (room) => setRoom(room) });
+const screenMark = createScreenMark({ rs, roomId, commands });
 
 const waiting = createWaiting({
   rs,
   roomId,
+  commands,
   gameTitle,
   seatName,
-  joined() {
-    startLive();
-    people.showSeatKeep();
-  },
-  render,
-  setRoom,
-  refreshRoom,
   renderLocalPlayers: () => device.renderLocalPlayers(),
 });
 
 const takeback = createTakeback({
+  rs,
   roomId,
-  state: () => rs.get().state,
   held: () => heldSeats(seats.get(roomId)).map((s) => s.seat),
-  localStates: () => [...(rs.get().device?.conns?.entries() || [])].filter(([seat]) => seat !== rs.get().seat?.seat).map(([, c]) => c.state),
   tokenOf: (seat) => heldSeats(seats.get(roomId)).find((s) => s.seat === seat)?.token || rs.get().seat?.token,
   nameOf: seatName,
   announce,
@@ -279,36 +298,15 @@ const takeback = createTakeback({
 });
 
 const people = createPeople({
+  rs,
   roomId,
-  seat: () => rs.get().seat,
-  room: () => rs.get().room,
-  state: () => rs.get().state,
+  commands,
   title: gameTitle,
   announce,
-  refreshRoom,
-  redraw: render,
   chatShown: () => table.chatShown(),
-  seatTaken(entry) {
-    rs.set({ seat: entry, joinReason: null });
-    $("join-panel").hidden = true;
-    startLive();
-  },
-  forgotten() {
-    rs.set({ seat: null, joinReason: null });
-    startLive();
-    if (rs.get().room?.status === "waiting" && freeSeats(rs.get()) > 0) waiting.showJoin();
-  },
 });
 
-const since = createSinceYouLeft({
-  roomId,
-  box: $("since-you-left"),
-  seat: () => rs.get().seat,
-  room: () => rs.get().room,
-  game: () => descriptorOf(rs.get()),
-  seatName,
-  announce,
-});
+const since = createSinceYouLeft({ rs, roomId, box: $("since-you-left"), seatName, announce });
 
 // Alerts on this device when the page is closed (Web Push), and the app badge.
 const push = createPush({
@@ -352,7 +350,8 @@ async function init() {
   // A private seat link (`#seat=<token>`) opened on this device takes the seat here.
   await people.adoptSeatLink();
   rs.set({ seat: seats.get(roomId) });
-  people.update();
+  // The seat is known: the people parts draw from now on, whenever the room or the state changes.
+  people.follow();
   const wantsToWatch = new URLSearchParams(location.search).has("watch");
   const room = rs.get().room;
   if (rs.get().seat || wantsToWatch) {

@@ -10,7 +10,7 @@ import { RoomConnection } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { goalOf, goalWords, renderPanel, standingOf } from "./panels.js";
 import { countdownWords, initial } from "./people-kit.js";
-import { createRoomState, descriptorOf, seatNameIn, setRoom } from "./room-state.js";
+import { createRoomState, descriptorOf, seatNameIn, setRoom, watch } from "./room-state.js";
 import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { createTableMark } from "./screen-table.js";
 import { screenTurn } from "./screen-words.js";
@@ -297,8 +297,8 @@ const parts = [];
 /** `draw(state)` runs whenever one of `keys` changes (once the room body is known). */
 function draws(keys, draw) {
   parts.push(draw);
-  store.subscribe((now, changed) => {
-    if (now.room && keys.some((key) => changed.includes(key))) draw(now);
+  watch(store, keys, (now) => {
+    if (now.room) draw(now);
   });
 }
 

@@ -14,6 +14,7 @@ import { api } from "./api.js";
 import { travel } from "./card-flight.js";
 import { fill, h } from "./dom.js";
 import { cardsFromEvents, cardsIn, moveWords } from "./move-words.js";
+import { descriptorOf, watch } from "./room-state.js";
 import { seatStyle } from "./seat-style.js";
 import { lastSeen } from "./storage.js";
 import { listWords } from "./words.js";
@@ -168,13 +169,14 @@ export function markTable(root, marks, { again = true, flown = new Set() } = {})
 // On the page
 
 /**
- * ctx: { roomId, box (the card's element), seat() (this page's seat entry or null), room(),
- *        game() (the room's game descriptor, GET /api/games), seatName(seat), announce(text) }.
- * Call `state(state)` with each state body the page shows; the card appears once, when the first
- * state after a return is newer than what this browser saw.
+ * ctx: { rs (the room state: its seat, room body, games and state body), roomId, box (the card's
+ *        element), seatName(seat), announce(text) }.
+ * It hears of each state body the page shows from the room state; the card appears once, when the
+ * first state after a return is newer than what this browser saw.
  */
 export function createSinceYouLeft(ctx) {
-  const { roomId, box } = ctx;
+  const { rs, roomId, box } = ctx;
+  const seatOf = () => rs.get().seat;
   let latest = null;
   let checking = false;
   let shownFor = null;
@@ -183,8 +185,8 @@ export function createSinceYouLeft(ctx) {
   let armed = true;
 
   const visible = () => document.visibilityState !== "hidden";
-  const totals = () => ctx.room()?.scorepad?.totals || [];
-  const name = (seat) => (seat === ctx.seat()?.seat ? "You" : ctx.seatName(seat));
+  const totals = () => rs.get().room?.scorepad?.totals || [];
+  const name = (seat) => (seat === seatOf()?.seat ? "You" : ctx.seatName(seat));
 
   function remember(state) {
     if (!visible() || !box.hidden) return;
@@ -253,7 +255,7 @@ export function createSinceYouLeft(ctx) {
   }
 
   async function check() {
-    const seat = ctx.seat();
+    const seat = seatOf();
     const state = latest;
     if (!seat || !state || checking || !visible() || !box.hidden || state.status === "waiting") return;
     const seen = lastSeen.get(roomId);
@@ -265,7 +267,7 @@ export function createSinceYouLeft(ctx) {
     checking = true;
     try {
       const log = await api("GET", `/api/rooms/${roomId}/log`, { token: seat.token });
-      const words = ctx.game()?.action_words;
+      const words = descriptorOf(rs.get())?.action_words;
       const found = recap({ seen, log, state, totals: totals(), seat: seat.seat, name, words });
       shownFor = state.version;
       if (found) draw(found);
@@ -282,6 +284,18 @@ export function createSinceYouLeft(ctx) {
     else armed = true;
   });
 
+  watch(rs, ["state"], (now) => {
+    if (now.state) stateShown(now.state);
+  });
+
+  function stateShown(state) {
+    // Around one device the page may show another local player's seat: the card is the page's own.
+    if (state.seat === null || state.seat === undefined || state.seat !== seatOf()?.seat) return;
+    latest = state;
+    if (armed) check();
+    else remember(state);
+  }
+
   return {
     drawn(state) {
       if (!shown) return;
@@ -291,13 +305,6 @@ export function createSinceYouLeft(ctx) {
       } else {
         markTable(table(), shown.marks, { again: false, flown: shown.flown });
       }
-    },
-    state(state) {
-      // Around one device the page may show another local player's seat: the card is the page's own.
-      if (state.seat === null || state.seat === undefined || state.seat !== ctx.seat()?.seat) return;
-      latest = state;
-      if (armed) check();
-      else remember(state);
     },
   };
 }

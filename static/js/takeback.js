@@ -68,11 +68,17 @@ const BUTTONS = {
   refuse: { label: "Refuse", primary: false },
 };
 
-/** ctx: { roomId, state() (the active seat's state body), tokenOf(seat), held() (the seats this
- *        device holds), localStates() (around one device, the other held seats' state bodies),
+/** ctx: { rs (the room state: the active seat's state body, and around one device the other held
+ *        seats' connections), roomId, tokenOf(seat), held() (the seats this device holds),
  *        nameOf(seat), announce(text), keepInView(change) (runs a change of the strip, keeping the
  *        table's moves in view) } */
 export function createTakeback(ctx) {
+  const { rs } = ctx;
+  /** Around one device, the state bodies of the held seats other than the one shown. */
+  const localStates = () => {
+    const { device, seat } = rs.get();
+    return [...(device?.conns?.entries() || [])].filter(([held]) => held !== seat?.seat).map(([, c]) => c.state);
+  };
   const box = () => document.getElementById("takeback");
   let problem = null;
   let note = null;
@@ -81,7 +87,7 @@ export function createTakeback(ctx) {
   let withdrawn = null;
 
   async function press(name, as, version) {
-    const state = ctx.state();
+    const { state } = rs.get();
     if (!state || busy) return;
     const path = `/api/rooms/${ctx.roomId}/takeback`;
     busy = true;
@@ -114,7 +120,7 @@ export function createTakeback(ctx) {
   }
 
   function drawInto(node) {
-    const panel = takebackPanel(ctx.state(), ctx.nameOf, ctx.held(), ctx.localStates());
+    const panel = takebackPanel(rs.get().state, ctx.nameOf, ctx.held(), localStates());
     const text = panel ? panel.text : note;
     node.hidden = !text && !problem;
     node.dataset.kind = panel ? panel.kind : "note";
@@ -155,7 +161,7 @@ export function createTakeback(ctx) {
     if (previous && state && (state.version !== previous.version || state.takeback?.id !== previous.takeback?.id)) problem = null;
     const before = previous?.takeback;
     if (state?.takeback && state.takeback.id !== before?.id && state.takeback.seat !== state.seat) {
-      ctx.announce(takebackPanel(state, ctx.nameOf, ctx.held(), ctx.localStates())?.text || "");
+      ctx.announce(takebackPanel(state, ctx.nameOf, ctx.held(), localStates())?.text || "");
     }
     draw();
   }

@@ -12,6 +12,7 @@ import {
   isTurnOf,
   seatNameIn,
   setRoom,
+  watch,
 } from "../../static/js/room-state.js";
 
 describe("room state", () => {
@@ -117,4 +118,18 @@ test("setRoom keeps the newest room body in a store, and only the room's subscri
   assert.deepEqual(heard, { room: 2, state: 0 });
   store.set({ state: { version: 1 } });
   assert.deepEqual(heard, { room: 2, state: 1 });
+});
+
+test("watch calls a part only for the keys it draws from, and unsubscribes", () => {
+  const store = createRoomState();
+  const heard = [];
+  const off = watch(store, ["room", "seat"], (state, changed) => heard.push(changed));
+  store.set({ state: { version: 1 }, myTurn: true });
+  assert.deepEqual(heard, [], "a state body is not the room's part's business");
+  store.set({ room: { room_id: "r1" }, state: { version: 2 } });
+  store.set({ seat: { seat: 0 } });
+  assert.deepEqual(heard, [["room", "state"], ["seat"]]);
+  off();
+  store.set({ seat: null });
+  assert.equal(heard.length, 2);
 });
