@@ -756,10 +756,12 @@ def test_a_turn_that_comes_back_before_the_next_look_is_a_new_turn(
             alerts._loop = asyncio.create_task(alerts.run())
 
         # Both moves wait in the dispatcher's queue: its next look takes them together.
-        client.portal.call(hold)  # type: ignore[attr-defined]
+        portal = client.portal
+        assert portal is not None  # inside the client's `with`
+        portal.call(hold)
         play(client, room_id, bo)
         play(client, room_id, ann)
-        client.portal.call(go_on)  # type: ignore[attr-defined]
+        portal.call(go_on)
         settled(client)
         clock.advance(2)
         wait_for(lambda: len(service.at("/bo")) == 2)
