@@ -276,7 +276,9 @@ def test_bots_alone_stop_are_capped_per_address_and_their_rooms_are_pruned(
     server = spawn(
         {
             "DATABASE_URL": sqlite_url,
-            "MOTABLE_BOT_DELAY": "0.1",
+            # At most 18 moves in the 9 s below: the matches stop unfinished (at 0.1 s a quiet
+            # machine finished a Mojo match of bots in time).
+            "MOTABLE_BOT_DELAY": "0.5",
             # 9 s: the three matches must be made and the third's bots asked before the first two
             # have played alone that long (they no longer count once they have: a loaded machine
             # took more than 3 s, and the third match then rightly played).
