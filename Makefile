@@ -44,16 +44,22 @@ lint: $(STAMP)
 test-js:
 	node --test tests/js/
 
+# Test workers (pytest-xdist): most tests wait on a server, a socket or a browser, so more workers than
+# cores pays. WORKERS=0 runs every test in this one process (for a debugger, or to read a test's output).
+WORKERS ?= 4
+BROWSER_WORKERS ?= 3
+XDIST = $(if $(filter 0,$(1)),-p no:xdist,-n $(1))
+
 ## make test: set up (virtualenv, packages, Chromium, nginx, docker-compose) and run lint plus every test.
 test: $(STAMP) test-tools lint test-js
-	$(VENV)/bin/pytest -m "not browser"
-	$(VENV)/bin/pytest -m browser
+	$(VENV)/bin/pytest -m "not browser" $(call XDIST,$(WORKERS))
+	$(VENV)/bin/pytest -m browser $(call XDIST,$(BROWSER_WORKERS))
 
 test-fast: $(STAMP) test-js
-	$(VENV)/bin/pytest -m "not browser and not slow"
+	$(VENV)/bin/pytest -m "not browser and not slow" $(call XDIST,$(WORKERS))
 
 test-browser: $(STAMP) chromium node_modules/.package-lock.json
-	$(VENV)/bin/pytest -m browser
+	$(VENV)/bin/pytest -m browser $(call XDIST,$(BROWSER_WORKERS))
 
 bench: $(STAMP)
 	$(PY) -m bench.engines
