@@ -173,28 +173,33 @@ def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
     expect(ann.locator("#seat-requests")).to_be_hidden()
 
 
-def test_a_seat_request_nobody_answers_lapses(
-    new_player: Callable[..., Page], tmp_path_factory: pytest.TempPathFactory
-) -> None:
+@pytest.fixture
+def short_requests_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    """A server whose seat requests live 3 seconds (15 minutes by default). A test asks for it before
+    `new_player`, so its pages are closed before it stops: a page still open would log its socket's
+    refused reconnects as console errors (it did, when a loaded machine let one reconnect first)."""
     folder = tmp_path_factory.mktemp("motable-lapse")
-    # Requests live 3 seconds here (15 minutes by default).
-    server = ServeProcess(
+    live = ServeProcess(
         {"DATABASE_URL": f"sqlite:///{folder / 'motable.db'}", "MOTABLE_REQUEST_LIFETIME": "3"},
         folder / "server.log",
     )
-    server.start()
-    try:
-        ann, _bo, asker, banner = bo_asks_in_the_waiting_room(server, new_player)
-        # Nobody answers: the asker is told, and may ask again.
-        expect(banner).to_contain_text("Nobody answered your request for Bo's seat in time", timeout=15_000)
-        banner.get_by_role("button", name="Ask again").click()
-        expect(banner.get_by_role("button", name="Bo")).to_be_visible()
-        # Nobody's page goes on showing the lapsed request.
-        expect(asker.locator("#seat-requests")).to_be_hidden(timeout=10_000)
-        expect(ann.locator("#seat-requests")).to_be_hidden(timeout=10_000)
-        shoot(asker, "people-seat-request-lapsed")
-    finally:
-        server.stop()
+    live.start()
+    yield live
+    live.stop()
+
+
+def test_a_seat_request_nobody_answers_lapses(
+    short_requests_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    ann, _bo, asker, banner = bo_asks_in_the_waiting_room(short_requests_server, new_player)
+    # Nobody answers: the asker is told, and may ask again.
+    expect(banner).to_contain_text("Nobody answered your request for Bo's seat in time", timeout=15_000)
+    banner.get_by_role("button", name="Ask again").click()
+    expect(banner.get_by_role("button", name="Bo")).to_be_visible()
+    # Nobody's page goes on showing the lapsed request.
+    expect(asker.locator("#seat-requests")).to_be_hidden(timeout=10_000)
+    expect(ann.locator("#seat-requests")).to_be_hidden(timeout=10_000)
+    shoot(asker, "people-seat-request-lapsed")
 
 
 def test_the_clock_is_chosen_in_the_lobby_form(
