@@ -15,7 +15,7 @@ import { createHandView } from "./room-hand.js";
 import { $, announce, copyFrom, showMoveError } from "./room-page.js";
 import { startRoomPasskey } from "./room-passkey.js";
 import { createScreenMark } from "./room-screen-mark.js";
-import { createRoomState, freeSeats, isTurnOf, seatNameIn, setRoom } from "./room-state.js";
+import { createRoomState, freeSeats, isTurnOf, seatNameIn, setRoom, watch } from "./room-state.js";
 import { createTable } from "./room-table.js";
 import { createWaiting } from "./room-waiting.js";
 import { createSinceYouLeft } from "./since-you-left.js";
@@ -100,6 +100,7 @@ function startLive() {
   connection.connect();
   if (seat) device.hold(seat.seat, connection);
   for (const local of heldSeats(seat).slice(1)) device.openLocal(local);
+  // The seats held around this device are drawn too (the room state's `device`, not watched).
   render();
 }
 
@@ -136,8 +137,8 @@ async function refreshRoom() {
   }
 }
 
-/** A room body came (socket, read, or an action's answer): kept when newest, then drawn. The people
- * parts and "Since you left" hear of it from the room state. */
+/** A room body came (socket, read, or an action's answer): kept when newest. The page, the people
+ * parts and "Since you left" hear of it from the room state and draw it. */
 function roomArrived(room) {
   if (!setRoom(rs, room)) return;
   const seat = rs.get().seat;
@@ -147,13 +148,10 @@ function roomArrived(room) {
     if (mine && mine.name !== seat.name) rs.set({ seat: { ...seat, name: mine.name } });
     seats.save(roomId, { game: room.game, status: room.status, ...(mine ? { name: mine.name } : {}) });
   }
-  render();
 }
 
 function onState(state, previous) {
   const wasMyTurn = rs.get().myTurn;
-  rs.set({ state });
-  if (state.status === "waiting") rs.set({ sawStart: true });
   const myTurn = isTurnOf(state, state.seat);
   if (myTurn && !wasMyTurn) {
     announce("Your turn.");
@@ -163,8 +161,9 @@ function onState(state, previous) {
   }
   people.turn(myTurn, wasMyTurn);
   push.state({ inPlay: state.status === "playing", myTurn });
-  rs.set({ myTurn });
-  render();
+  // One change of the room state, after the turn notice: the table then draws the move and says it
+  // in words, so the move is the announcer's last word (a screen reader hears what happened).
+  rs.set({ state, myTurn, ...(state.status === "waiting" ? { sawStart: true } : {}) });
   takeback.update(state, previous);
 }
 
@@ -190,6 +189,10 @@ async function act(action) {
 
 // ---------------------------------------------------------------------------
 // Rendering
+
+/** What the page draws from: a change of any of these redraws it (a change only the page sees,
+ * such as a panel closed or the device covered, asks through `commands.render`). */
+const DRAWN_FROM = ["room", "state", "seat", "connection"];
 
 function render() {
   const { room, state, seat } = rs.get();
@@ -350,7 +353,9 @@ async function init() {
   // A private seat link (`#seat=<token>`) opened on this device takes the seat here.
   await people.adoptSeatLink();
   rs.set({ seat: seats.get(roomId) });
-  // The seat is known: the people parts draw from now on, whenever the room or the state changes.
+  // The seat is known: from now on the page (title, status line, the waiting room or the table) and
+  // the people parts draw whenever what they show changes.
+  watch(rs, DRAWN_FROM, render);
   people.follow();
   const wantsToWatch = new URLSearchParams(location.search).has("watch");
   const room = rs.get().room;
