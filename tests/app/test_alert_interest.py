@@ -13,6 +13,7 @@ from app.alerts.push import Subscriptions
 from app.db import Database
 from app.models import EmailAddress
 from tests.app.conftest import TestClient
+from tests.rooms import new_room
 
 
 class Store:
@@ -78,8 +79,8 @@ def test_past_the_most_rooms_each_room_is_read_on_its_own() -> None:
 def test_the_push_channel_reads_the_rooms_with_a_subscription(client: TestClient) -> None:
     rooms = []
     for name in ("Ann", "Bo", "Cy"):
-        made = client.post("/api/rooms", json={"game": "tiny", "name": name}).json()
-        rooms.append((made["room_id"], made["token"]))
+        made = new_room(client, name=name)
+        rooms.append((made.room_id, made.token))
     db: Database = client.app.state.runtime.db  # type: ignore[attr-defined]
     subscriptions = Subscriptions(db)
     assert subscriptions.rooms(10) == set()
@@ -95,18 +96,18 @@ def test_the_push_channel_reads_the_rooms_with_a_subscription(client: TestClient
 def test_the_mail_channel_reads_the_rooms_with_a_confirmed_address(
     client: TestClient, confirmed: bool
 ) -> None:
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    made = new_room(client)
     db: Database = client.app.state.runtime.db  # type: ignore[attr-defined]
     mail = client.app.state.runtime.mail  # type: ignore[attr-defined]
     with db.transaction() as session:
         session.add(
             EmailAddress(
                 id="e" * 32,
-                room_id=made["room_id"],
+                room_id=made.room_id,
                 seat=0,
                 address="ann@example.org",
                 address_hash="x",
                 status="confirmed" if confirmed else "pending",
             )
         )
-    assert mail._confirmed_rooms(10) == ({made["room_id"]} if confirmed else set())
+    assert mail._confirmed_rooms(10) == ({made.room_id} if confirmed else set())

@@ -13,6 +13,7 @@ from app.config import Settings
 from app.errors import AppError
 from app.main import create_app
 from app.services.matches import verify_match
+from tests.rooms import new_room, seated_match
 
 from .conftest import act, auth
 
@@ -22,22 +23,6 @@ def error_code(response: Any) -> str:
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
     code: str = body["error"]["code"]
     return code
-
-
-def new_room(client: TestClient, game: str = "tiny", **options: Any) -> dict[str, Any]:
-    response = client.post("/api/rooms", json={"game": game, "name": "Ann", "options": options})
-    assert response.status_code == 201, response.text
-    room: dict[str, Any] = response.json()
-    return room
-
-
-def started_room(client: TestClient, humans: int = 2, **options: Any) -> tuple[str, list[str]]:
-    room = new_room(client, **options)
-    tokens = [room["token"]]
-    for name in ["Bo", "Cy"][: humans - 1]:
-        tokens.append(client.post(f"/api/rooms/{room['room_id']}/join", json={"name": name}).json()["token"])
-    assert client.post(f"/api/rooms/{room['room_id']}/start", headers=auth(tokens[0])).status_code == 200
-    return room["room_id"], tokens
 
 
 def test_health_and_games(client: TestClient) -> None:
@@ -63,7 +48,9 @@ def test_health_and_games(client: TestClient) -> None:
 
 
 def test_create_join_and_room_body(client: TestClient) -> None:
-    room = new_room(client, rounds=1)
+    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann", "options": {"rounds": 1}})
+    assert made.status_code == 201, made.text
+    room = made.json()
     assert room["seat"] == 0 and len(room["token"]) >= 22
     assert room["join_url"].endswith(f"/r/{room['room_id']}")
     joined = client.post(f"/api/rooms/{room['room_id']}/join", json={"name": " Bo "})
@@ -116,7 +103,7 @@ def test_room_errors(client: TestClient) -> None:
 
 def test_host_only_bots_and_start(client: TestClient) -> None:
     room = new_room(client)
-    room_id, host = room["room_id"], auth(room["token"])
+    room_id, host = room.room_id, auth(room.token)
     guest = auth(client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"])
     for path in ("bots", "start"):
         assert client.post(f"/api/rooms/{room_id}/{path}").status_code == 401
@@ -139,7 +126,7 @@ def test_host_only_bots_and_start(client: TestClient) -> None:
 
 def test_not_enough_players_and_already_started(client: TestClient) -> None:
     room = new_room(client)
-    room_id, host = room["room_id"], auth(room["token"])
+    room_id, host = room.room_id, auth(room.token)
     refused = client.post(f"/api/rooms/{room_id}/start", headers=host)
     assert refused.status_code == 409 and error_code(refused) == "not_enough_players"
     client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"})
@@ -151,7 +138,7 @@ def test_not_enough_players_and_already_started(client: TestClient) -> None:
 
 def test_state_before_and_after_start(client: TestClient) -> None:
     room = new_room(client)
-    room_id, host = room["room_id"], auth(room["token"])
+    room_id, host = room.room_id, auth(room.token)
     waiting = client.get(f"/api/rooms/{room_id}/state", headers=host).json()
     assert waiting == {
         "version": 0,
@@ -185,7 +172,7 @@ def test_state_before_and_after_start(client: TestClient) -> None:
 
 
 def test_action_errors_change_nothing(client: TestClient) -> None:
-    room_id, (host, guest) = started_room(client)
+    room_id, (host, guest) = seated_match(client)
     url = f"/api/rooms/{room_id}/actions"
     before = client.get(f"/api/rooms/{room_id}/state", headers=auth(host)).json()
     legal = before["legal_actions"][0]
@@ -219,7 +206,7 @@ def test_action_errors_change_nothing(client: TestClient) -> None:
 
 
 def test_too_large_bodies(client: TestClient) -> None:
-    room_id, (host, _guest) = started_room(client)
+    room_id, (host, _guest) = seated_match(client)
     padding = "x" * (70 * 1024)
     announced = client.post(
         f"/api/rooms/{room_id}/actions", headers=auth(host), json={"action": {"pad": padding}}
@@ -242,7 +229,7 @@ def test_too_large_bodies(client: TestClient) -> None:
 
 
 def test_a_whole_match_over_http(client: TestClient) -> None:
-    room_id, tokens = started_room(client, rounds=2)
+    room_id, tokens = seated_match(client, rounds=2)
     state = client.get(f"/api/rooms/{room_id}/state").json()
     played = []
     while state["status"] == "playing":
@@ -285,7 +272,7 @@ def state_rounds(client: TestClient, room_id: str) -> list[list[int]]:
 
 
 def test_a_lost_race_answers_stale_version_and_changes_nothing(client: TestClient) -> None:
-    room_id, (host, _guest) = started_room(client)
+    room_id, (host, _guest) = seated_match(client)
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     legal = runtime.views.state(room_id, host)["legal_actions"]
     outcomes: list[str] = []
@@ -312,7 +299,7 @@ def test_a_lost_race_answers_stale_version_and_changes_nothing(client: TestClien
 def test_a_restarted_process_resumes_from_the_database(database_url: str, tiny: str) -> None:
 
     with TestClient(create_app(Settings(database_url=database_url, bot_delay=0))) as first:
-        room_id, tokens = started_room(first)
+        room_id, tokens = seated_match(first)
         seat_state = first.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[0])).json()
         first.post(
             f"/api/rooms/{room_id}/actions",
@@ -326,11 +313,8 @@ def test_a_restarted_process_resumes_from_the_database(database_url: str, tiny: 
 
 @pytest.mark.parametrize("rounds", [1, 3])
 def test_bots_play_their_own_turns(client: TestClient, rounds: int) -> None:
-    room = new_room(client, rounds=rounds)
-    room_id, host = room["room_id"], auth(room["token"])
-    client.post(f"/api/rooms/{room_id}/bots", headers=host)
-    client.post(f"/api/rooms/{room_id}/bots", headers=host)
-    client.post(f"/api/rooms/{room_id}/start", headers=host)
+    room_id, (ann,) = seated_match(client, players=1, bots=2, rounds=rounds)
+    host = auth(ann)
     for _ in range(200):
         state = client.get(f"/api/rooms/{room_id}/state", headers=host).json()
         if state["status"] == "finished":
@@ -344,7 +328,7 @@ def test_bots_play_their_own_turns(client: TestClient, rounds: int) -> None:
 
 
 def test_version_must_be_an_integer_as_on_the_socket(client: TestClient) -> None:
-    room_id, (host, _guest) = started_room(client)
+    room_id, (host, _guest) = seated_match(client)
     legal = client.get(f"/api/rooms/{room_id}/state", headers=auth(host)).json()["legal_actions"][0]
     for version in (True, "1", 1.0):
         refused = client.post(
@@ -365,7 +349,7 @@ def test_a_state_body_is_read_at_one_version(
     url = sqlalchemy_url(postgres_url)
     upgrade(url)
     with TestClient(create_app(Settings(database_url=url, bot_delay=0))) as client:
-        room_id, tokens = started_room(client, rounds=1)
+        room_id, tokens = seated_match(client, rounds=1)
         runtime = client.app.state.runtime  # type: ignore[attr-defined]
         views, moves = runtime.views, runtime.moves
         for _ in range(3):
@@ -403,6 +387,6 @@ def test_an_unexpected_failure_still_answers_in_the_error_shape(
             raise RuntimeError("a bug")
 
         monkeypatch.setattr(app.state.runtime.views, "room_with", broken)
-        response = client.get(f"/api/rooms/{room['room_id']}")
+        response = client.get(f"/api/rooms/{room.room_id}")
         assert response.status_code == 500
         assert error_code(response) == "internal_error"

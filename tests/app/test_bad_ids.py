@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import MetaData, create_engine, select
 
 from app.errors import STATUS_BY_CODE
+from tests.rooms import seated_match
 from tests.servers import ServeProcess
 
 from .routewalk import BODIES, PARAM, Route, app_routes, socket_closes_with
@@ -61,13 +62,7 @@ def table(database_url: str, tmp_path: Path) -> Iterator[Table]:
     ).start()
     try:
         base = server.base_url
-        host = httpx.post(f"{base}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-        room_id, token = host["room_id"], host["token"]
-        assert httpx.post(f"{base}/api/rooms/{room_id}/join", json={"name": "Bo"}).status_code == 201
-        started = httpx.post(
-            f"{base}/api/rooms/{room_id}/start", headers={"Authorization": f"Bearer {token}"}
-        )
-        assert started.status_code == 200, started.text
+        room_id, (token, _bo) = seated_match(base, "mojo")
         asked = httpx.post(f"{base}/api/rooms/{room_id}/seat-requests", json={"seat": 1})
         assert asked.status_code == 201, asked.text
         yield Table(server, database_url, room_id, token, asked.json()["request_id"])

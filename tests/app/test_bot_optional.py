@@ -14,6 +14,7 @@ from app.config import Settings
 from app.main import create_app
 from engines.core import registry
 from tests.clocks import FakeClock
+from tests.rooms import seated_match
 
 from . import bells_game
 from .conftest import auth
@@ -32,11 +33,8 @@ def bells(database_url: str) -> Iterator[TestClient]:
 
 
 def start_with_a_bot(client: TestClient, laps: int = 2) -> tuple[str, dict[str, str]]:
-    room = client.post("/api/rooms", json={"game": "bells", "name": "Ann", "options": {"laps": laps}}).json()
-    room_id, host = room["room_id"], auth(room["token"])
-    assert client.post(f"/api/rooms/{room_id}/bots", headers=host).status_code in (200, 201)
-    assert client.post(f"/api/rooms/{room_id}/start", headers=host).status_code == 200
-    return room_id, host
+    room_id, (ann,) = seated_match(client, "bells", 1, bots=1, laps=laps)
+    return room_id, auth(ann)
 
 
 def events(client: TestClient, room_id: str) -> list[tuple[str, int]]:
@@ -176,11 +174,8 @@ def test_a_persons_move_wakes_no_bot_that_has_no_optional_action(
     # A bot kind without `optional` (as Mokuru's random bot) may have a legal action out of turn, but
     # is never asked for it: waking the runner for it would only cost a read per move.
     monkeypatch.delattr(bells_game.BellBot, "optional")
-    room = bells.post("/api/rooms", json={"game": "bells", "name": "Ann", "options": {"laps": 3}}).json()
-    room_id, host = room["room_id"], auth(room["token"])
-    guest = auth(bells.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"])
-    assert bells.post(f"/api/rooms/{room_id}/bots", headers=host).status_code in (200, 201)
-    assert bells.post(f"/api/rooms/{room_id}/start", headers=host).status_code == 200
+    room_id, (ann, bo) = seated_match(bells, "bells", 2, bots=1, laps=3)
+    host, guest = auth(ann), auth(bo)
     wait_until(lambda: runner_idle(bells))
     runner = bells.app.state.runtime.bots  # type: ignore[attr-defined]
     kicked: list[str] = []

@@ -12,17 +12,17 @@ from starlette.testclient import TestClient
 from app.services.botturns import BotTurn
 from app.services.moves import Move
 from engines.core import RandomBot
+from tests.rooms import add_bot, new_room
 
 from . import tiny_game
 from .conftest import auth
-from .test_api import new_room
 
 
 def room_with_a_bot(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> tuple[str, dict[str, str], Any]:
     """A room of the host and one bot, whose runner retries failed turns without the real wait."""
     room = new_room(client)
-    room_id, host = room["room_id"], auth(room["token"])
-    client.post(f"/api/rooms/{room_id}/bots", headers=host)
+    add_bot(client, room)
+    room_id, host = room.room_id, auth(room.token)
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     monkeypatch.setattr(runtime.bots, "retry_delay", 0.01)
     return room_id, host, runtime

@@ -11,13 +11,13 @@ from app.config import Settings
 from app.db import Database
 from app.main import create_app
 from app.models import ActionRow
+from tests.rooms import seated_match
 
 from .conftest import auth
-from .test_api import started_room
 
 
 def finished_match(client: TestClient) -> str:
-    room_id, tokens = started_room(client, rounds=1)
+    room_id, tokens = seated_match(client, rounds=1)
     while (state := client.get(f"/api/rooms/{room_id}/state").json())["status"] == "playing":
         seat = state["to_act"][0]
         mine = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[seat])).json()
@@ -36,7 +36,7 @@ def test_migrate_then_verify(
     assert main(["migrate"]) == 0
     with TestClient(create_app(Settings(database_url=sqlite_url, bot_delay=0))) as client:
         room_id = finished_match(client)
-        playing, _tokens = started_room(client)
+        playing, _tokens = seated_match(client)
     capsys.readouterr()
     assert main(["verify", room_id]) == 0
     assert capsys.readouterr().out.startswith(f"OK room {room_id}")
@@ -75,6 +75,6 @@ def test_public_log_alone_proves_a_fair_deal(client: TestClient) -> None:
         "scorepad": {**room["scorepad"], "totals": [t + 1 for t in room["scorepad"]["totals"]]},
     }
     assert any("score pad" in p for p in check_public_log(wrong_score, log, state))
-    playing, _ = started_room(client)
+    playing, _ = seated_match(client)
     unfinished = [client.get(f"/api/rooms/{playing}{path}").json() for path in ("", "/log", "/state")]
     assert check_public_log(*unfinished) == ["the match is not finished, so its seed is not revealed yet"]

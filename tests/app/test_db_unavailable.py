@@ -30,6 +30,7 @@ from websockets.sync.client import connect
 from app.config import Settings
 from app.db import unavailable
 from app.main import create_app
+from tests.rooms import Room, new_room, seated_match
 from tests.servers import ServeProcess
 
 from .conftest import POSTGRES_URL, auth
@@ -110,10 +111,7 @@ def test_every_route_answers_503_while_postgres_refuses_and_recovers(
     sockets = contextlib.ExitStack()
     try:
         base = server.base_url
-        made = httpx.post(f"{base}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-        room_id, token = made["room_id"], made["token"]
-        bo = httpx.post(f"{base}/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
-        assert httpx.post(f"{base}/api/rooms/{room_id}/start", headers=auth(token)).status_code == 200
+        room_id, (token, bo) = seated_match(base, "mojo")
         asked = httpx.post(f"{base}/api/rooms/{room_id}/seat-requests", json={"seat": 1}).json()
         real = {
             "room_id": room_id,
@@ -127,7 +125,7 @@ def test_every_route_answers_503_while_postgres_refuses_and_recovers(
         # A seat's socket open before the outage, for a seat that may act now.
         acting = next(
             t
-            for t in (token, bo["token"])
+            for t in (token, bo)
             if httpx.get(f"{base}/api/rooms/{room_id}/state", headers=auth(t)).json()["legal_actions"]
         )
         open_socket = sockets.enter_context(connect(f"{server.ws_url}/ws/rooms/{room_id}", open_timeout=10))
@@ -184,7 +182,7 @@ def test_every_route_answers_503_while_postgres_refuses_and_recovers(
             pytest.raises(ConnectionClosed) as closed,
             connect(f"{server.ws_url}/ws/rooms/{room_id}", open_timeout=10) as socket,
         ):
-            socket.send(f'{{"type": "auth", "token": "{bo["token"]}"}}')
+            socket.send(f'{{"type": "auth", "token": "{bo}"}}')
             while True:
                 socket.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
@@ -210,14 +208,14 @@ def test_every_route_answers_503_while_postgres_refuses_and_recovers(
 
 
 @pytest.fixture
-def broken_sqlite(sqlite_url: str, tiny: str) -> Iterator[tuple[TestClient, dict[str, Any]]]:
+def broken_sqlite(sqlite_url: str, tiny: str) -> Iterator[tuple[TestClient, Room]]:
     """A SQLite server whose every new connection fails as a missing or unreadable file does."""
     from app.db import upgrade
 
     upgrade(sqlite_url)
     app = create_app(Settings(database_url=sqlite_url, bot_delay=0))
     with TestClient(app) as client:
-        room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+        room = new_room(client)
         engine = app.state.runtime.db.engine
         engine.dispose()
 
@@ -229,14 +227,14 @@ def broken_sqlite(sqlite_url: str, tiny: str) -> Iterator[tuple[TestClient, dict
         event.remove(engine, "do_connect", refuse)
 
 
-def test_sqlite_that_cannot_be_opened_answers_503(broken_sqlite: tuple[TestClient, dict[str, Any]]) -> None:
+def test_sqlite_that_cannot_be_opened_answers_503(broken_sqlite: tuple[TestClient, Room]) -> None:
     client, room = broken_sqlite
     for answer in (
-        client.get(f"/api/rooms/{room['room_id']}"),
-        client.get(f"/api/rooms/{room['room_id']}/state", headers=auth(room["token"])),
-        client.post(f"/api/rooms/{room['room_id']}/join", json={"name": "Bo"}),
+        client.get(f"/api/rooms/{room.room_id}"),
+        client.get(f"/api/rooms/{room.room_id}/state", headers=auth(room.token)),
+        client.post(f"/api/rooms/{room.room_id}/join", json={"name": "Bo"}),
         client.post("/api/rooms", json={"game": "tiny", "name": "Cy"}),
-        client.get(f"/r/{room['room_id']}"),
+        client.get(f"/r/{room.room_id}"),
     ):
         assert answer.status_code == 503, answer.text
         assert answer.json()["error"]["code"] == "unavailable"
@@ -244,7 +242,7 @@ def test_sqlite_that_cannot_be_opened_answers_503(broken_sqlite: tuple[TestClien
     assert client.get("/healthz").status_code == 200
     with (
         pytest.raises(WebSocketDisconnect) as closed,
-        client.websocket_connect(f"/ws/rooms/{room['room_id']}") as socket,
+        client.websocket_connect(f"/ws/rooms/{room.room_id}") as socket,
     ):
         socket.receive_json()
     assert closed.value.code == 1013

@@ -23,9 +23,9 @@ from app.services.matches import Applied
 from app.services.moves import Closed, Move
 from app.services.people import aware
 from engines.core import get_engine
+from tests.rooms import seated_match
 
 from .conftest import act
-from .test_api import started_room
 
 
 def _runtime(client: TestClient) -> Runtime:
@@ -45,8 +45,8 @@ def _held(runtime: Runtime, room_id: str) -> tuple[int, Any]:
 def test_one_batch_applies_each_move_on_its_own_in_order(client: TestClient) -> None:
     runtime = _runtime(client)
     engine = get_engine("tiny")
-    a, _ = started_room(client)
-    b, _ = started_room(client)
+    a, _ = seated_match(client)
+    b, _ = seated_match(client)
     version, state_a = _held(runtime, a)
     _, state_b = _held(runtime, b)
     seat_a = min(engine.to_act(state_a))
@@ -81,7 +81,7 @@ def test_a_process_whose_memory_is_behind_applies_to_the_stored_state(client: Te
     """Two processes on one database: the second holds version 1 in memory while the first moved on."""
     runtime = _runtime(client)
     views, moves = runtime.views, runtime.moves
-    room_id, (host, guest) = started_room(client)
+    room_id, (host, guest) = seated_match(client)
     other = Runtime(Settings(database_url=runtime.db.url))
     try:
         _held(other, room_id)
@@ -141,7 +141,7 @@ async def test_a_failed_commit_answers_every_move_of_the_batch() -> None:
 def test_a_forgotten_room_is_looked_up_again(client: TestClient) -> None:
     runtime = _runtime(client)
     seats = runtime.seats
-    room_id, (host, _guest) = started_room(client)
+    room_id, (host, _guest) = seated_match(client)
     assert seats.player_seat(room_id, host) == 0 and seats.facts(room_id) is not None
     assert seats.known_seat(room_id, host) == 0 and seats.known_facts(room_id) is not None
     seats.forget(room_id)
@@ -157,7 +157,7 @@ def test_one_read_remembers_every_seat_of_the_room(client: TestClient) -> None:
     and spectators of the room need no read. A token that holds no seat is still refused."""
     runtime = _runtime(client)
     seats = runtime.seats
-    room_id, (host, guest) = started_room(client)
+    room_id, (host, guest) = seated_match(client)
     seats.forget(room_id)
     assert seats.seat_of(room_id, None) is None  # a spectator: the room is read once
     assert seats.known_seat(room_id, host) == 0 and seats.known_seat(room_id, guest) == 1
@@ -192,8 +192,8 @@ def test_a_read_begun_before_a_forget_is_not_remembered(
 
     runtime = _runtime(client)
     seats = runtime.seats
-    room_id, (host, _guest) = started_room(client)
-    other_room, _ = started_room(client)
+    room_id, (host, _guest) = seated_match(client)
+    other_room, _ = seated_match(client)
     seats.forget(room_id)
     real_token_seats, real_match = seats_module.token_seats, seats_module.matches.current_match
 
@@ -228,10 +228,8 @@ def test_sockets_opening_in_a_waiting_room_write_only_the_rooms_revision(
     is woken (no match, no bot turn); the seats' tokens are read once for every socket of the room."""
     from sqlalchemy import event
 
-    from .test_playing import seated_room
-
     runtime = _runtime(client)
-    room_id, tokens = seated_room(client, "mojo", humans=3)
+    room_id, tokens = seated_match(client, "mojo", 3, start=False)
     statements: list[str] = []
 
     writers: set[str] = set()
@@ -292,7 +290,7 @@ def test_closed_sockets_are_marked_in_a_batch_of_moves(client: TestClient) -> No
 
     runtime = _runtime(client)
     engine = get_engine("tiny")
-    room_id, _ = started_room(client)
+    room_id, _ = seated_match(client)
     version, state = _held(runtime, room_id)
     seat = min(engine.to_act(state))
     early, late = datetime(2026, 1, 1, 12, tzinfo=UTC), datetime(2026, 1, 2, 12, tzinfo=UTC)
@@ -328,7 +326,7 @@ def test_a_failed_close_mark_fails_only_the_closes(
 
     runtime = _runtime(client)
     engine = get_engine("tiny")
-    room_id, _ = started_room(client)
+    room_id, _ = seated_match(client)
     version, state = _held(runtime, room_id)
     seat = min(engine.to_act(state))
 
@@ -352,7 +350,7 @@ def test_a_closing_socket_marks_its_seat_on_the_writer_thread(client: TestClient
     from sqlalchemy import event
 
     runtime = _runtime(client)
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     threads: list[str] = []
 
     def watch(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
@@ -396,7 +394,7 @@ def test_a_failed_close_mark_still_tells_the_room_the_player_left(
     from .players import InProcessSocket
 
     runtime = _runtime(client)
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     portal = client.portal  # type: ignore[attr-defined]
     written = people.seen
 
@@ -433,7 +431,7 @@ def test_a_move_the_fast_path_cannot_write_is_applied_once(
     once, not once per path."""
     runtime = _runtime(client)
     engine = get_engine("tiny")
-    room_id, _ = started_room(client, rounds=1)
+    room_id, _ = seated_match(client, rounds=1)
     version, state = _held(runtime, room_id)
     applied_by_engine: list[Any] = []
     real_apply = type(engine).apply

@@ -10,8 +10,7 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 
-import httpx
-
+from tests.rooms import new_room
 from tests.servers import ServeProcess
 
 from .test_limits import connect_from, healthz_from, read_all, socket_from, wait_for
@@ -65,15 +64,15 @@ def test_requests_under_way_and_sockets_outlast_the_header_timeout(sqlite_url: s
     """Opened with a silent connection: once the silent one is closed, the header timeout has passed
     for them too, and they still work."""
     server = spawn({"DATABASE_URL": sqlite_url, "MOTABLE_HEADER_TIMEOUT": TIMEOUT})
-    room = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+    room = new_room(server.base_url, "mojo")
     body = b'{"name": "Bo"}'
     with ExitStack() as stack:
         silent = stack.enter_context(connect_from(server, "127.0.0.1"))
-        ws = stack.enter_context(socket_from(server, "127.0.0.1", room["room_id"]))
+        ws = stack.enter_context(socket_from(server, "127.0.0.1", room.room_id))
         assert '"snapshot"' in str(ws.recv(timeout=10))
         uploading = stack.enter_context(connect_from(server, "127.0.0.1"))
         head = (
-            f"POST /api/rooms/{room['room_id']}/join HTTP/1.1\r\nHost: x\r\n"
+            f"POST /api/rooms/{room.room_id}/join HTTP/1.1\r\nHost: x\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
         )
         uploading.sendall(head.encode() + body[:5])

@@ -11,6 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from app.db import upgrade
+from tests.rooms import new_room
 from tests.servers import ROOT, ServeProcess
 
 
@@ -73,10 +74,7 @@ def test_serve_creates_a_private_database(tmp_path: Path) -> None:
     path = tmp_path / "served.db"
     server = ServeProcess({"DATABASE_URL": f"sqlite:///{path}"}, tmp_path / "serve.log").start()
     try:
-        assert (
-            httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).status_code
-            == 201
-        )
+        new_room(server.base_url, "mojo")
         assert_secured(httpx.get(f"{server.base_url}/"))
     finally:
         server.stop()

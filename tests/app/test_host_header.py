@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from app.urls import valid_host
+from tests.rooms import Room, new_room
 from tests.servers import ServeProcess
 
 from .conftest import auth
@@ -33,10 +34,10 @@ BAD_HOSTS = [
 
 
 @pytest.fixture
-def served(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[ServeProcess, dict[str, str]]]:
+def served(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[ServeProcess, Room]]:
     server = ServeProcess({"DATABASE_URL": sqlite_url}, tmp_path / "serve.log").start()
     try:
-        room = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+        room = new_room(server.base_url, "mojo")
         yield server, room
     finally:
         server.stop()
@@ -44,29 +45,29 @@ def served(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[ServeProcess, dict
     assert "Traceback" not in log, log[-4000:]
 
 
-def test_a_bad_host_header_is_not_used_for_links(served: tuple[ServeProcess, dict[str, str]]) -> None:
+def test_a_bad_host_header_is_not_used_for_links(served: tuple[ServeProcess, Room]) -> None:
     server, room = served
-    room_id = room["room_id"]
+    room_id = room.room_id
     for host in BAD_HOSTS:
         with httpx.Client(base_url=server.base_url, headers={"Host": host}, timeout=10) as client:
             page = client.get(f"/r/{room_id}")
-            link = client.get(f"/api/rooms/{room_id}/seat-link", headers=auth(room["token"]))
+            link = client.get(f"/api/rooms/{room_id}/seat-link", headers=auth(room.token))
         assert page.status_code == 200, f"{host[:40]}: {page.text[:300]}"
         assert "<svg" in page.text, "the QR code is drawn"
         assert f"127.0.0.1:{server.port}/r/{room_id}" in page.text, "the link names the address reached"
         assert link.status_code == 200, f"{host[:40]}: {link.text[:300]}"
-        assert link.json()["url"] == f"http://127.0.0.1:{server.port}/r/{room_id}#seat={room['token']}"
+        assert link.json()["url"] == f"http://127.0.0.1:{server.port}/r/{room_id}#seat={room.token}"
         assert host not in page.text and host not in link.text
 
 
-def test_a_plain_host_header_still_names_the_links(served: tuple[ServeProcess, dict[str, str]]) -> None:
+def test_a_plain_host_header_still_names_the_links(served: tuple[ServeProcess, Room]) -> None:
     server, room = served
     for host in ("cards.example.org", "cards.example.org:8443", "192.168.1.5:8000", "[::1]:8000"):
         with httpx.Client(base_url=server.base_url, headers={"Host": host}, timeout=10) as client:
-            link = client.get(f"/api/rooms/{room['room_id']}/seat-link", headers=auth(room["token"]))
-            page = client.get(f"/r/{room['room_id']}")
-        assert link.json()["url"].startswith(f"http://{host}/r/{room['room_id']}#seat=")
-        assert f"http://{host}/r/{room['room_id']}" in page.text
+            link = client.get(f"/api/rooms/{room.room_id}/seat-link", headers=auth(room.token))
+            page = client.get(f"/r/{room.room_id}")
+        assert link.json()["url"].startswith(f"http://{host}/r/{room.room_id}#seat=")
+        assert f"http://{host}/r/{room.room_id}" in page.text
 
 
 def test_valid_host() -> None:

@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from app.config import Settings
 from app.main import create_app
 from engines.core import conformance, game_ids, get_engine
+from tests.rooms import seated_match, start_match
 
 from .conftest import auth
 from .players import play_to_the_end
@@ -41,22 +42,17 @@ def client(database_url: str) -> Iterator[TestClient]:
 
 @pytest.mark.parametrize("game", game_ids())
 def test_no_seat_ever_sees_a_hidden_card(client: TestClient, game: str) -> None:
-    created = client.post("/api/rooms", json={"game": game, "name": "Ann"}).json()
-    room_id, host = created["room_id"], created["token"]
     seats = get_engine(game).spec.max_players
-    tokens = [host] + [
-        client.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"]
-        for name in ("Bo", "Cy")[: seats - 1]
-    ]
-    if len(tokens) < seats:
-        client.post(f"/api/rooms/{room_id}/bots", headers=auth(host))
+    # Ann, Bo and Cy as far as they fit, and a bot in the next seat if any is left.
+    match = seated_match(client, game, min(seats, 3), bots=1 if seats > 3 else 0, start=False)
+    room_id, tokens = match
     responses: list[tuple[int | None, dict[str, Any]]] = []
     logs: list[tuple[int | None, int, dict[str, Any]]] = []
     polls = 0
     with ExitStack() as stack:
         players = [connect(stack, client, room_id, token, seat) for seat, token in enumerate(tokens)]
         watcher = connect(stack, client, room_id, None, None)
-        client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+        start_match(client, match)
 
         def public() -> dict[str, Any]:
             # Every poll also records what each seat is answered over HTTP at that moment,
@@ -70,10 +66,10 @@ def test_no_seat_ever_sees_a_hidden_card(client: TestClient, game: str) -> None:
             state: dict[str, Any] = client.get(f"/api/rooms/{room_id}/state").json()
             responses.append((None, state))
             if polls % 4 == 0:
-                for seat, token in [*enumerate(tokens), (None, None)]:
-                    headers = auth(token) if token else {}
+                for viewer, key in [*enumerate(tokens), (None, None)]:
+                    headers = auth(key) if key else {}
                     log = client.get(f"/api/rooms/{room_id}/log", headers=headers).json()
-                    logs.append((seat, state["version"], log))
+                    logs.append((viewer, state["version"], log))
             return state
 
         play_to_the_end(players, public, seed=11)

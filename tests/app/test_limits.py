@@ -26,6 +26,7 @@ from websockets.sync.client import connect as ws_connect
 from app.db import Database
 from app.models import ActionRow, Match, Room, Seat, utcnow
 from app.services.rooms import why_bots_stop
+from tests.rooms import Seated, new_room, seated_match
 from tests.servers import ServeProcess
 
 from .conftest import auth
@@ -123,9 +124,7 @@ def test_one_address_at_its_share_is_refused_while_another_still_connects(
             "MOTABLE_TRUSTED_PROXIES": "192.0.2.1",
         }
     )
-    room_id = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()[
-        "room_id"
-    ]
+    room_id = new_room(server.base_url, "mojo").room_id
     with ExitStack() as stack:
         # What an address holds is its requests under way and its open sockets (an idle keep-alive
         # connection is the proxy's to bound: docs/operations.md).
@@ -152,9 +151,7 @@ def test_one_address_at_its_share_is_refused_while_another_still_connects(
 
 def test_a_trusted_proxys_connections_are_not_counted_as_one_address(sqlite_url: str, spawn: Spawn) -> None:
     server = spawn({"DATABASE_URL": sqlite_url, "MOTABLE_MAX_CONNECTIONS_PER_ADDRESS": "2"})
-    room_id = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()[
-        "room_id"
-    ]
+    room_id = new_room(server.base_url, "mojo").room_id
     with ExitStack() as stack:
         for _ in range(4):
             ws = stack.enter_context(socket_from(server, "127.0.0.1", room_id))
@@ -219,23 +216,14 @@ def test_two_processes_share_an_addresss_room_quota_through_redis(
 # -- matches of bots alone --------------------------------------------------------------------------
 
 
-def new_bot_match(base: str, bots: int = 2, leave: bool = True) -> dict[str, Any]:
-    room = httpx.post(f"{base}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    for _ in range(bots):
-        assert (
-            httpx.post(f"{base}/api/rooms/{room['room_id']}/bots", headers=auth(room["token"])).status_code
-            == 201
-        )
-    assert (
-        httpx.post(f"{base}/api/rooms/{room['room_id']}/start", headers=auth(room["token"])).status_code
-        == 200
-    )
+def new_bot_match(base: str, bots: int = 2, leave: bool = True) -> Seated:
+    match = seated_match(base, "mojo", 1, bots=bots)
     if leave:
         assert (
-            httpx.post(f"{base}/api/rooms/{room['room_id']}/leave", headers=auth(room["token"])).status_code
+            httpx.post(f"{base}/api/rooms/{match.room_id}/leave", headers=auth(match.token)).status_code
             == 200
         )
-    return room
+    return match
 
 
 def closed_code(ws: ClientConnection, seconds: float) -> int | None:
@@ -290,7 +278,7 @@ def test_bots_alone_stop_are_capped_per_address_and_their_rooms_are_pruned(
     )
     base = server.base_url
     people = new_bot_match(base, bots=1, leave=False)  # a person playing against a bot
-    matches = [new_bot_match(base)["room_id"] for _ in range(3)]
+    matches = [new_bot_match(base).room_id for _ in range(3)]
     first, second, third = matches
     with ExitStack() as stack:
         watchers: dict[str, Player] = {}
@@ -311,7 +299,7 @@ def test_bots_alone_stop_are_capped_per_address_and_their_rooms_are_pruned(
         assert httpx.get(f"{base}/api/rooms/{room_id}").status_code == 404
     with ws_connect(f"{server.ws_url}/ws/rooms/{first}", open_timeout=10) as again:
         assert closed_code(again, 10) == 1008, "reconnecting, it is told the room is gone"
-    assert httpx.get(f"{base}/api/rooms/{people['room_id']}").json()["status"] == "playing", (
+    assert httpx.get(f"{base}/api/rooms/{people.room_id}").json()["status"] == "playing", (
         "a person playing against bots is not a match of bots alone"
     )
     assert "Traceback" not in server.log_path.read_text()
@@ -330,26 +318,26 @@ def age_room(url: str, room_id: str, by: timedelta) -> None:
 
 def test_a_pruned_rooms_sockets_are_closed(sqlite_url: str, spawn: Spawn) -> None:
     server = spawn({"DATABASE_URL": sqlite_url, "MOTABLE_PRUNE_EVERY_HOURS": str(1 / 3600)})
-    room = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    old = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    url = f"{server.ws_url}/ws/rooms/{room['room_id']}"
+    room = new_room(server.base_url, "mojo")
+    old = new_room(server.base_url, "mojo")
+    url = f"{server.ws_url}/ws/rooms/{room.room_id}"
     with (
-        ws_connect(f"{url}?token={room['token']}") as host,
+        ws_connect(f"{url}?token={room.token}") as host,
         ws_connect(url) as watcher,
-        ws_connect(f"{server.ws_url}/ws/rooms/{old['room_id']}") as old_watcher,
+        ws_connect(f"{server.ws_url}/ws/rooms/{old.room_id}") as old_watcher,
     ):
         for ws in (host, watcher, old_watcher):
             assert '"snapshot"' in str(ws.recv(timeout=10))
         # A pruning pass has run once the old room's socket is closed: the young room, looked at in
         # the same pass, is kept and its sockets stay open.
-        age_room(sqlite_url, old["room_id"], timedelta(days=2))
+        age_room(sqlite_url, old.room_id, timedelta(days=2))
         assert closed_code(old_watcher, 15) == 1013
-        assert httpx.get(f"{server.base_url}/api/rooms/{room['room_id']}").status_code == 200
+        assert httpx.get(f"{server.base_url}/api/rooms/{room.room_id}").status_code == 200
         host.ping().wait(5)
-        age_room(sqlite_url, room["room_id"], timedelta(days=2))
+        age_room(sqlite_url, room.room_id, timedelta(days=2))
         assert closed_code(host, 15) == 1013
         assert closed_code(watcher, 5) == 1013
-    assert httpx.get(f"{server.base_url}/api/rooms/{room['room_id']}").status_code == 404
+    assert httpx.get(f"{server.base_url}/api/rooms/{room.room_id}").status_code == 404
     # Stopped, the server has written all it will: a failure closing the sockets would be logged by now.
     server.stop()
     assert "Traceback" not in server.log_path.read_text()
@@ -363,10 +351,10 @@ def test_a_room_pruned_by_one_process_closes_its_sockets_on_another(
     env = {"DATABASE_URL": postgres_url, "REDIS_URL": redis_url}
     pruner = spawn({**env, "MOTABLE_PRUNE_EVERY_HOURS": str(1 / 3600)})
     other = spawn({**env, "MOTABLE_PRUNE_EVERY_HOURS": "0"})
-    room = httpx.post(f"{pruner.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    with ws_connect(f"{other.ws_url}/ws/rooms/{room['room_id']}?token={room['token']}") as host:
+    room = new_room(pruner.base_url, "mojo")
+    with ws_connect(f"{other.ws_url}/ws/rooms/{room.room_id}?token={room.token}") as host:
         assert '"snapshot"' in str(host.recv(timeout=10))
-        age_room(postgres_url, room["room_id"], timedelta(days=2))
+        age_room(postgres_url, room.room_id, timedelta(days=2))
         assert closed_code(host, 15) == 1013
     assert "Traceback" not in other.log_path.read_text()
 
@@ -385,17 +373,9 @@ def alone(db: Database, room_id: str, ago: timedelta) -> None:
         )
 
 
-def started(client: TestClient) -> str:
-    room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    client.post(f"/api/rooms/{room['room_id']}/join", json={"name": "Bo"})
-    assert client.post(f"/api/rooms/{room['room_id']}/start", headers=auth(room["token"])).status_code == 200
-    room_id: str = room["room_id"]
-    return room_id
-
-
 def test_which_matches_of_bots_alone_stop(client: TestClient) -> None:
     db: Database = client.app.state.runtime.db  # type: ignore[attr-defined]
-    people, old, fresh, newer = (started(client) for _ in range(4))
+    people, old, fresh, newer = (seated_match(client).room_id for _ in range(4))
     alone(db, old, timedelta(minutes=31))
     alone(db, fresh, timedelta(seconds=10))
     alone(db, newer, timedelta(seconds=10))

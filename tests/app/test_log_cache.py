@@ -26,9 +26,9 @@ from app.models import Match, Room
 from app.playing.actionlog import APART_SHARE, ActionLogs, Kept, pack
 from app.playing.views import log_body
 from engines.core import seed_commitment
+from tests.rooms import new_room, seated_match
 
 from .conftest import NO_LIMITS, auth
-from .test_api import started_room
 from .test_replay_cache import GZIP, PLAIN, raw_body
 
 Viewer = int | None
@@ -40,6 +40,8 @@ GAMES: dict[str, tuple[dict[str, Any], int]] = {
     "mooki-island": ({}, 2),
     "mokuru": ({"belts": "short"}, 3),
 }
+# Who joins the host (Ann) in these matches.
+SEATED = ("P1", "P2")
 
 
 def log_url(room_id: str) -> str:
@@ -76,17 +78,6 @@ def read(
         return plain
     assert coding is PLAIN
     return sent
-
-
-def new_match(client: TestClient, game: str, options: dict[str, Any], seats: int) -> tuple[str, list[str]]:
-    made = client.post("/api/rooms", json={"game": game, "name": "Ann", "options": options}).json()
-    tokens = [made["token"]]
-    for seat in range(1, seats):
-        joined = client.post(f"/api/rooms/{made['room_id']}/join", json={"name": f"P{seat}"})
-        tokens.append(joined.json()["token"])
-    started = client.post(f"/api/rooms/{made['room_id']}/start", headers=auth(tokens[0]))
-    assert started.status_code == 200, started.text
-    return made["room_id"], tokens
 
 
 def state(client: TestClient, room_id: str, token: str | None = None) -> dict[str, Any]:
@@ -144,7 +135,7 @@ def test_every_viewer_reads_the_uncached_body_through_a_whole_match(
     either coding; takebacks on the way; every body equal to the one built from scratch."""
     client = game_client
     options, seats = GAMES[game]
-    room_id, tokens = new_match(client, game, options, seats)
+    room_id, tokens = seated_match(client, game, seats, names=SEATED, **options)
     viewers: list[Viewer] = [*range(seats), None]
     rng = random.Random(f"{game}-log")
     taken_back = actions = 0
@@ -176,7 +167,7 @@ def test_a_read_at_the_same_version_writes_nothing_and_a_move_appends_only_its_e
         return write(self, session, engine, match, *rest)
 
     monkeypatch.setattr(ActionLogs, "_write", counted)
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     first = client.get(log_url(room_id))
     assert first.json()["entries"] == [] and writes == [(None, 1)]
     for _ in range(3):
@@ -202,7 +193,7 @@ def test_a_read_at_the_same_version_writes_nothing_and_a_move_appends_only_its_e
 def test_readers_arriving_together_wait_for_one_write(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     play_one(client, room_id, tokens, random.Random(9))
     views = client.app.state.runtime.views  # type: ignore[attr-defined]
     looks = 0
@@ -233,7 +224,7 @@ def test_readers_arriving_together_wait_for_one_write(
 
 
 def test_a_takeback_entry_follows_the_entry_it_takes_back(client: TestClient) -> None:
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     played = play_one(client, room_id, tokens, random.Random(3))
     assert played is not None
     before = client.get(log_url(room_id), headers=auth(tokens[1])).json()["entries"]
@@ -246,7 +237,7 @@ def test_a_takeback_entry_follows_the_entry_it_takes_back(client: TestClient) ->
 
 def moby_trick_match(client: TestClient) -> tuple[str, list[str]]:
     """A 3-seat Moby Trick match whose three first bonuses are picked in secret: seat 0 has picked."""
-    room_id, tokens = new_match(client, "moby-trick", {"target": 1}, 3)
+    room_id, tokens = seated_match(client, "moby-trick", 3, names=SEATED, target=1)
     mine = state(client, room_id, tokens[0])
     assert mine["legal_actions"][0]["type"] == "set_aside"
     picked = client.post(
@@ -310,7 +301,7 @@ def test_a_new_match_under_a_reused_match_id_is_not_served_an_old_body(sqlite_ur
     another match: one at a lower version than the kept body's, here."""
     upgrade(sqlite_url)
     with TestClient(create_app(Settings(database_url=sqlite_url, bot_delay=0, **NO_LIMITS))) as client:
-        room_id, tokens = started_room(client)
+        room_id, tokens = seated_match(client)
         assert play_one(client, room_id, tokens, random.Random(5)) is not None
         old = client.get(log_url(room_id)).json()
         assert len(old["entries"]) == 1
@@ -318,17 +309,17 @@ def test_a_new_match_under_a_reused_match_id_is_not_served_an_old_body(sqlite_ur
         with db.transaction() as session:
             old_id = session.scalars(select(Match.id).where(Match.room_id == room_id)).one()
             session.execute(delete(Room).where(Room.id == room_id))
-        new_room, _tokens = started_room(client)
+        other_room, _tokens = seated_match(client)
         with db.read() as session:
-            assert session.scalars(select(Match.id).where(Match.room_id == new_room)).one() == old_id
-        new = client.get(log_url(new_room)).json()
+            assert session.scalars(select(Match.id).where(Match.room_id == other_room)).one() == old_id
+        new = client.get(log_url(other_room)).json()
         assert new["seed_commitment"] != old["seed_commitment"] and new["entries"] == []
 
 
 def test_the_kept_bodies_stay_within_the_budget(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     logs: ActionLogs = client.app.state.runtime.views.logs  # type: ignore[attr-defined]
     monkeypatch.setattr(logs, "budget", 1200)
-    rooms = [started_room(client) for _ in range(4)]
+    rooms = [seated_match(client) for _ in range(4)]
     rng = random.Random(6)
     for _ in range(2):
         for room_id, tokens in rooms:
@@ -342,14 +333,14 @@ def test_the_kept_bodies_stay_within_the_budget(client: TestClient, monkeypatch:
 
 
 def test_a_room_without_a_match_and_an_unknown_room(client: TestClient) -> None:
-    waiting = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    waiting = new_room(client)
     for coding in (GZIP, PLAIN):
-        _answer, sent = raw_body(client, log_url(waiting["room_id"]), coding)
+        _answer, sent = raw_body(client, log_url(waiting.room_id), coding)
         plain = gzip.decompress(sent) if coding is GZIP else sent
-        assert plain == uncached(client, waiting["room_id"], None) == b'{"seed_commitment":null,"entries":[]}'
+        assert plain == uncached(client, waiting.room_id, None) == b'{"seed_commitment":null,"entries":[]}'
     missing = client.get(log_url("nosuchroom00"))
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
-    stranger = client.get(log_url(waiting["room_id"]), headers=auth("not-a-seat-token"))
+    stranger = client.get(log_url(waiting.room_id), headers=auth("not-a-seat-token"))
     assert stranger.status_code == 401 and stranger.json()["error"]["code"] == "unauthorized"
 
 
@@ -373,7 +364,7 @@ def test_the_gzip_form_grows_and_is_compressed_again_past_its_share() -> None:
 
 
 def test_the_route_sends_gzip_or_plain_with_strong_tags(client: TestClient) -> None:
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     rng = random.Random(8)
     # Past the GZip middleware's minimum size, at which it marks a plain answer `Vary` too.
     while len(client.get(log_url(room_id)).content) < 512:

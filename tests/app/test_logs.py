@@ -5,12 +5,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
 from app.config import Settings
 from app.main import create_app
+from tests.rooms import new_room
 from tests.servers import ServeProcess
 
 
@@ -33,11 +33,11 @@ def test_a_real_server_log_holds_no_token(tmp_path: Path) -> None:
         {"DATABASE_URL": f"sqlite:///{tmp_path / 'm.db'}"}, log_path, log_level="info"
     ).start()
     try:
-        room = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-        with ws_connect(f"{server.ws_url}/ws/rooms/{room['room_id']}?token={room['token']}") as socket:
+        room = new_room(server.base_url, "mojo")
+        with ws_connect(f"{server.ws_url}/ws/rooms/{room.room_id}?token={room.token}") as socket:
             assert '"snapshot"' in str(socket.recv(10))
     finally:
         server.stop()
     text = log_path.read_text()
     assert "WebSocket" in text, "the socket was logged at all"
-    assert room["token"] not in text
+    assert room.token not in text

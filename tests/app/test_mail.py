@@ -32,10 +32,11 @@ from app.main import create_app
 from app.models import EmailAddress, Room, utcnow
 from app.ratelimit import LocalBuckets, Spend
 from app.retention import prune
+from tests.rooms import new_room, seated_match
 from tests.servers import ServeProcess
 
 from .conftest import NO_LIMITS, auth
-from .test_people import code, room_with
+from .test_people import code
 
 PUBLIC = "https://cards.example.org"
 
@@ -180,7 +181,7 @@ def rows(client: TestClient, room_id: str) -> list[EmailAddress]:
 
 def test_confirm_then_alerts_at_most_one_an_hour(mailing: tuple[TestClient, Inbox]) -> None:
     client, inbox = mailing
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     assert client.get(f"/api/rooms/{room_id}/alerts", headers=auth(bo)).json() == {
         "email": "none",
         "quiet": None,
@@ -239,7 +240,7 @@ def test_confirm_then_alerts_at_most_one_an_hour(mailing: tuple[TestClient, Inbo
 
 def test_one_click_unsubscribe_stops_mail_and_keeps_only_a_hash(mailing: tuple[TestClient, Inbox]) -> None:
     client, inbox = mailing
-    room_id, (_ann, bo) = room_with(client)
+    room_id, (_ann, bo) = seated_match(client)
     client.post(f"/api/rooms/{room_id}/email", json={"email": "bo@example.org"}, headers=auth(bo))
     ((_to, first),) = inbox.wait(1)
     client.post("/email/confirm", params={"t": link(first, "confirm")})
@@ -288,7 +289,7 @@ def test_the_address_is_never_shown_and_goes_with_the_seat_and_room(
     mailing: tuple[TestClient, Inbox],
 ) -> None:
     client, inbox = mailing
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     client.post(f"/api/rooms/{room_id}/email", json={"email": "ann@example.org"}, headers=auth(ann))
     client.post(f"/api/rooms/{room_id}/email", json={"email": "bo@example.org"}, headers=auth(bo))
     inbox.wait(2)
@@ -327,7 +328,7 @@ def test_the_address_is_never_shown_and_goes_with_the_seat_and_room(
 
 def test_bad_addresses_and_no_seat(mailing: tuple[TestClient, Inbox]) -> None:
     client, inbox = mailing
-    room_id, (ann, _bo) = room_with(client)
+    room_id, (ann, _bo) = seated_match(client)
     for bad in (
         "",
         "bo",
@@ -349,7 +350,7 @@ def test_bad_addresses_and_no_seat(mailing: tuple[TestClient, Inbox]) -> None:
 
 
 def test_without_smtp_there_is_no_email(client: TestClient) -> None:
-    room_id, (ann, _bo) = room_with(client)
+    room_id, (ann, _bo) = seated_match(client)
     refused = client.post(f"/api/rooms/{room_id}/email", json={"email": "ann@example.org"}, headers=auth(ann))
     assert refused.status_code == 404 and code(refused) == "not_found"
     assert client.get(f"/api/rooms/{room_id}/alerts", headers=auth(ann)).json() == {
@@ -377,7 +378,7 @@ def test_quiet_hours_over_midnight_in_the_seats_zone() -> None:
 
 
 def test_quiet_hours_are_set_per_seat_and_hold_alerts(client: TestClient) -> None:
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     quiet = {"from": "22:00", "to": "08:00", "tz": "Europe/Paris"}
     body = client.put(f"/api/rooms/{room_id}/alerts", json={"quiet": quiet}, headers=auth(bo))
     assert body.status_code == 200 and body.json()["quiet"] == quiet
@@ -452,7 +453,7 @@ def test_a_turn_reaches_a_confirmed_address_through_the_dispatcher(
     sends Bo the turn by email."""
     inbox, port = smtp
     with TestClient(create_app(mail_settings(database_url, port, push_grace_seconds=0.2))) as client:
-        room_id, (ann, bo) = room_with(client)
+        room_id, (ann, bo) = seated_match(client)
         client.post(f"/api/rooms/{room_id}/email", json={"email": "bo@example.org"}, headers=auth(bo))
         ((_to, first),) = inbox.wait(1)
         assert client.post("/email/confirm", params={"t": link(first, "confirm")}).status_code == 200
@@ -493,7 +494,7 @@ def test_tags_dots_and_case_do_not_make_a_new_mailbox(mailing: tuple[TestClient,
     """The attack: one client mailed a victim 100 times by adding victim+N@ (or dotted Gmail names)
     in seat after seat. Each seat here is in a room of its own, so only the mailbox limit can refuse."""
     client, inbox = mailing
-    seats = [room_with(client, start=False) for _ in range(8)]
+    seats = [seated_match(client, start=False) for _ in range(8)]
     firsts = [(room_id, tokens[0]) for room_id, tokens in seats]
     assert add(client, *firsts[0], "victim@gmail.com").status_code == 201
     for (room_id, token), variant in zip(
@@ -512,10 +513,7 @@ def test_tags_dots_and_case_do_not_make_a_new_mailbox(mailing: tuple[TestClient,
 
 def test_a_seat_and_a_room_have_caps_of_their_own(mailing: tuple[TestClient, Inbox]) -> None:
     client, inbox = mailing
-    made = client.post("/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    room_id, tokens = made["room_id"], [made["token"]]
-    for name in ("Bo", "Cy", "Di", "Ed", "Fay"):
-        tokens.append(client.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"])
+    room_id, tokens = seated_match(client, "mojo", 6, start=False)
     assert SEAT_PER_HOUR * 4 == ROOM_PER_HOUR, "four seats use the room's hour"
     for seat in range(4):
         for n in range(SEAT_PER_HOUR):
@@ -541,7 +539,7 @@ def test_removing_replacing_or_leaving_resets_no_limit(mailing: tuple[TestClient
     """The address book forgets (a replaced address's row, a removed address, a leaving seat's rows);
     the limits do not."""
     client, inbox = mailing
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     assert add(client, room_id, bo, "victim@example.org").status_code == 201
     assert add(client, room_id, bo, "other@example.org").status_code == 201
     assert [row.address for row in rows(client, room_id)] == ["other@example.org"]
@@ -569,7 +567,7 @@ def test_a_mailbox_gets_at_most_ten_confirmations_a_day(mailing: tuple[TestClien
     buckets = cast(ClockBuckets, client.app.state.buckets)  # type: ignore[attr-defined]
     db = client.app.state.runtime.db  # type: ignore[attr-defined]
     for n in range(11):
-        room_id, (ann, _bo) = room_with(client, start=False)
+        room_id, (ann, _bo) = seated_match(client, start=False)
         answer = add(client, room_id, ann, f"victim+{n}@example.org")
         if n < 10:
             assert answer.status_code == 201, (n, answer.text)
@@ -596,7 +594,7 @@ def test_list_unsubscribe_is_folded_not_encoded(
         inbox.mail.clear()
         inbox.raw.clear()
         with TestClient(create_app(mail_settings(database_url, port, public_url=public))) as client:
-            room_id, (_ann, bo) = room_with(client)
+            room_id, (_ann, bo) = seated_match(client)
             assert add(client, room_id, bo, f"bo{n}@example.org").status_code == 201
             ((_to, message),) = inbox.wait(1)
         url = f"<{public}/email/unsubscribe?t={link(message, 'unsubscribe', public)}>"
@@ -637,9 +635,8 @@ def serve_env(database_url: str, port: int, **extra: str) -> dict[str, str]:
 def seat_in_new_room(base: str, client: str | None = None) -> tuple[str, str]:
     """A room made from `client` (an address the trusted proxy names; None: the test's own)."""
     headers = {"X-Forwarded-For": client} if client else {}
-    made = httpx.post(f"{base}/api/rooms", json={"game": "mojo", "name": "Ann"}, headers=headers)
-    assert made.status_code == 201, made.text
-    return made.json()["room_id"], made.json()["token"]
+    made = new_room(base, "mojo", headers=headers)
+    return made.room_id, made.token
 
 
 def add_over_http(

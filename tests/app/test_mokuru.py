@@ -11,6 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from engines.mokuru import ENGINE
+from tests.rooms import join, new_room, seated_match
 from tests.waiting import wait_for
 
 from .conftest import auth
@@ -28,19 +29,6 @@ def test_the_rules_page_lists_the_belts_and_every_card(client: TestClient) -> No
     assert "/static/css/games/mokuru.css" in text and 'style="' not in text
     lobby = html.unescape(client.get("/").text)
     assert 'data-game="mokuru"' in lobby and ENGINE.spec.blurb in lobby
-
-
-def _room(client: TestClient) -> tuple[str, list[str]]:
-    created = client.post(
-        "/api/rooms", json={"game": "mokuru", "name": "Ann", "options": {"witness": "off"}}
-    ).json()
-    room_id = created["room_id"]
-    tokens = [created["token"]] + [
-        client.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"]
-        for name in ("Bo", "Cy")
-    ]
-    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(tokens[0])).status_code == 200
-    return room_id, tokens
 
 
 def _optional_action_taken(client: TestClient, room_id: str, tokens: list[str], rng: random.Random) -> bool:
@@ -77,20 +65,19 @@ def _optional_action_taken(client: TestClient, room_id: str, tokens: list[str], 
 def test_a_seat_out_of_turn_is_offered_its_optional_action_and_it_is_accepted(client: TestClient) -> None:
     rng = random.Random(5)
     for _ in range(12):  # about half of random matches offer an optional action at some point
-        room_id, tokens = _room(client)
+        room_id, tokens = seated_match(client, "mokuru", 3, witness="off")
         if _optional_action_taken(client, room_id, tokens, rng):
             return
     raise AssertionError("no optional action was ever offered")
 
 
 def _started(client: TestClient, options: dict[str, Any], start: dict[str, Any]) -> dict[str, Any]:
-    created = client.post("/api/rooms", json={"game": "mokuru", "name": "Ann", "options": options}).json()
-    room_id = created["room_id"]
+    room = new_room(client, "mokuru", **options)
     for name in ("Bo", "Cy"):
-        client.post(f"/api/rooms/{room_id}/join", json={"name": name})
-    answer = client.post(f"/api/rooms/{room_id}/start", headers=auth(created["token"]), json=start)
+        join(client, room, name)
+    answer = client.post(f"/api/rooms/{room.room_id}/start", headers=auth(room.token), json=start)
     assert answer.status_code == 200, answer.json()
-    state: dict[str, Any] = client.get(f"/api/rooms/{room_id}/state", headers=auth(created["token"])).json()
+    state: dict[str, Any] = client.get(f"/api/rooms/{room.room_id}/state", headers=auth(room.token)).json()
     return state
 
 
@@ -105,13 +92,7 @@ def test_a_match_started_around_one_device_has_an_auto_witness_off(client: TestC
 def test_a_bot_never_witnesses_a_persons_try_while_a_person_can(client: TestClient) -> None:
     """Ann and Bo with a bot, witness on: when a person claims a success that Bo and the bot may
     witness, the bot leaves it to Bo (it does not answer however long it waits)."""
-    created = client.post(
-        "/api/rooms", json={"game": "mokuru", "name": "Ann", "options": {"witness": "on", "first_seat": 0}}
-    ).json()
-    room_id, tokens = created["room_id"], [created["token"]]
-    tokens.append(client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"])
-    client.post(f"/api/rooms/{room_id}/bots", headers=auth(tokens[0]))
-    client.post(f"/api/rooms/{room_id}/start", headers=auth(tokens[0]))
+    room_id, tokens = seated_match(client, "mokuru", 2, bots=1, witness="on", first_seat=0)
     rng = random.Random(3)
     bot_tasks = client.app.state.runtime.bots._tasks  # type: ignore[attr-defined]
     for _ in range(600):

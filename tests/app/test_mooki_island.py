@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from engines.core import get_engine
 from engines.mooki_island.cards import BOX
 from tests.engines.mooki_island.helpers import faces_in, may_see
+from tests.rooms import add_bot, new_room, start_match
 
 from .conftest import auth
 from .players import play_to_the_end
@@ -24,15 +25,15 @@ GAME = "mooki-island"
 
 
 def test_no_hidden_face_reaches_a_seat_or_a_spectator(client: TestClient) -> None:
-    created = client.post("/api/rooms", json={"game": GAME, "name": "Ann"}).json()
-    room_id, host = created["room_id"], created["token"]
-    client.post(f"/api/rooms/{room_id}/bots", headers=auth(host))
+    room = new_room(client, GAME)
+    room_id, host = room.room_id, room.token
+    add_bot(client, room)
     bodies: list[tuple[int | None, dict[str, Any]]] = []
     logs: list[tuple[int | None, dict[str, Any]]] = []
     with ExitStack() as stack:
         ann = connect(stack, client, room_id, host, 0)
         watcher = connect(stack, client, room_id, None, None)
-        client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+        start_match(client, room)
 
         def public() -> dict[str, Any]:
             bodies.append((0, client.get(f"/api/rooms/{room_id}/state", headers=auth(host)).json()))

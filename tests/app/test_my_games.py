@@ -7,21 +7,14 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from tests.rooms import seated_match
+
 from .conftest import auth
 
 SUMMARY_KEYS = {
     "room_id", "found", "game", "status", "seat", "name", "host_seat", "players", "version", "to_act",
     "your_turn", "clock", "deadline", "last_move", "totals", "winners", "rematch",
 }  # fmt: skip
-
-
-def room_of(client: TestClient, game: str = "tiny", start: bool = True) -> tuple[str, list[str]]:
-    made = client.post("/api/rooms", json={"game": game, "name": "Ann", "clock": 3600}).json()
-    joined = client.post(f"/api/rooms/{made['room_id']}/join", json={"name": "Bo"}).json()
-    tokens = [made["token"], joined["token"]]
-    if start:
-        assert client.post(f"/api/rooms/{made['room_id']}/start", headers=auth(tokens[0])).status_code == 200
-    return made["room_id"], tokens
 
 
 def ask(client: TestClient, held: list[tuple[str, str]]) -> list[dict[str, Any]]:
@@ -33,8 +26,8 @@ def ask(client: TestClient, held: list[tuple[str, str]]) -> list[dict[str, Any]]
 
 
 def test_one_request_lists_every_seat_with_whose_turn_and_the_last_move(client: TestClient) -> None:
-    room_id, tokens = room_of(client)
-    waiting_id, waiting_tokens = room_of(client, start=False)
+    room_id, tokens = seated_match(client, clock=3600)
+    waiting_id, waiting_tokens = seated_match(client, clock=3600, start=False)
     state = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[0])).json()
     mover = state["to_act"][0]
     other = 1 - mover
@@ -70,7 +63,7 @@ def test_one_request_lists_every_seat_with_whose_turn_and_the_last_move(client: 
 
 
 def test_a_token_that_holds_no_seat_learns_nothing_about_the_room(client: TestClient) -> None:
-    room_id, tokens = room_of(client)
+    room_id, tokens = seated_match(client, clock=3600)
     games = ask(
         client,
         [
@@ -87,14 +80,14 @@ def test_a_token_that_holds_no_seat_learns_nothing_about_the_room(client: TestCl
         {"room_id": room_id, "found": False, "seat_status": "unknown"},
     ]
     # A token of another room holds no seat here either.
-    _other_id, other_tokens = room_of(client)
+    _other_id, other_tokens = seated_match(client, clock=3600)
     assert ask(client, [(room_id, other_tokens[0])]) == [
         {"room_id": room_id, "found": False, "seat_status": "unknown"}
     ]
 
 
 def test_a_revoked_token_says_only_what_became_of_it(client: TestClient) -> None:
-    room_id, tokens = room_of(client)
+    room_id, tokens = seated_match(client, clock=3600)
     assert client.post(f"/api/rooms/{room_id}/leave", headers=auth(tokens[1])).status_code == 200
     assert ask(client, [(room_id, tokens[1])]) == [
         {"room_id": room_id, "found": False, "seat_status": "left"}
@@ -103,11 +96,7 @@ def test_a_revoked_token_says_only_what_became_of_it(client: TestClient) -> None
 
 def test_the_last_move_is_redacted_as_the_log_redacts_it(client: TestClient) -> None:
     # Moby Trick: the first bonus is set aside in secret; another seat's log shows only that it happened.
-    made = client.post("/api/rooms", json={"game": "moby-trick", "name": "Ann"}).json()
-    room_id, tokens = made["room_id"], [made["token"]]
-    for name in ("Bo", "Cy"):
-        tokens.append(client.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"])
-    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(tokens[0])).status_code == 200
+    room_id, tokens = seated_match(client, "moby-trick", 3)
     state = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[0])).json()
     set_aside = next(a for a in state["legal_actions"] if a["type"] == "set_aside")
     assert (
@@ -130,7 +119,7 @@ def test_bad_bodies_are_refused(client: TestClient) -> None:
 
 
 def test_a_played_card_is_named_only_when_the_table_shows_it(client: TestClient) -> None:
-    room_id, tokens = room_of(client, game="mojo")
+    room_id, tokens = seated_match(client, "mojo", clock=3600)
     state = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[0])).json()
     mover = state["to_act"][0]
     mine = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[mover])).json()

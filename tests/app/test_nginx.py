@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.rooms import new_room
 from tests.servers import ROOT, ServeProcess, free_port
 from tests.services import service_missing
 from tests.waiting import wait_for
@@ -198,23 +199,21 @@ def test_old_clients_token_in_the_query_still_reaches_the_server(proxy: Proxy) -
     """The quiet-logging detour changes where nginx logs, not what the server receives."""
     from websockets.sync.client import connect
 
-    made = httpx.post(f"{proxy.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"})
-    assert made.status_code == 201, made.text
-    room = made.json()
+    room = new_room(proxy.base_url, "mojo")
     ws_base = proxy.base_url.replace("http://", "ws://")
-    with connect(f"{ws_base}/ws/rooms/{room['room_id']}?token={room['token']}", open_timeout=10) as socket:
+    with connect(f"{ws_base}/ws/rooms/{room.room_id}?token={room.token}", open_timeout=10) as socket:
         first = json.loads(socket.recv(timeout=10))
     assert first["type"] == "snapshot"
     assert first["state"]["seat"] == 0, "the proxy passed the token on: the socket is the host's seat"
-    answer = httpx.get(f"{proxy.base_url}/api/rooms/{room['room_id']}?token=anything&x=1")
-    assert answer.status_code == 200 and answer.json()["room_id"] == room["room_id"]
+    answer = httpx.get(f"{proxy.base_url}/api/rooms/{room.room_id}?token=anything&x=1")
+    assert answer.status_code == 200 and answer.json()["room_id"] == room.room_id
     assert httpx.get(f"{proxy.base_url}/__query-token/healthz").status_code == 404, "internal only"
     # The path reaches the server as sent, an encoded "?" included (not split off as a query).
     assert httpx.get(f"{proxy.base_url}/healthz%3Fx").status_code == 404
     assert httpx.get(f"{proxy.base_url}/healthz%3Fx?token=abc").status_code == 404
     assert httpx.get(f"{proxy.base_url}/healthz?token=abc").status_code == 200
     wait_for_log_lines(proxy.access_log, 7)
-    assert room["token"] not in proxy.logs()
+    assert room.token not in proxy.logs()
 
 
 def test_a_connection_slow_to_send_its_headers_is_closed_by_the_proxy(proxy: Proxy) -> None:

@@ -13,6 +13,7 @@ from app.config import Settings, sqlalchemy_url
 from app.db import upgrade
 from app.main import create_app
 from engines.core import game_ids, get_engine, registry
+from tests.rooms import new_room
 from tests.servers import ServeProcess
 
 
@@ -104,12 +105,12 @@ def test_an_unknown_room_is_a_friendly_404(pages: TestClient) -> None:
 
 
 def test_every_room_links_its_rules(pages: TestClient) -> None:
-    made = pages.post("/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    html = pages.get(f"/r/{made['room_id']}").text
+    made = new_room(pages, "mojo")
+    html = pages.get(f"/r/{made.room_id}").text
     assert 'href="/rules/mojo"' in html and "How to play" in html
-    tiny = pages.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    assert pages.get(f"/r/{tiny['room_id']}").status_code == 200  # no rules page: no link
-    assert "How to play" not in pages.get(f"/r/{tiny['room_id']}").text
+    tiny = new_room(pages)
+    assert pages.get(f"/r/{tiny.room_id}").status_code == 200  # no rules page: no link
+    assert "How to play" not in pages.get(f"/r/{tiny.room_id}").text
 
 
 def test_rules_pages_carry_no_developer_notes(pages: TestClient) -> None:

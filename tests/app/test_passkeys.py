@@ -9,19 +9,13 @@ from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
 from app.models import PasskeySeat
+from tests.rooms import seated_match
 
 from .conftest import auth
 from .softkey import SoftKey
 
 # The test client's requests come to http://testserver.
 ORIGIN, RP_ID = "http://testserver", "testserver"
-
-
-def room_of(client: TestClient) -> tuple[str, list[str]]:
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    joined = client.post(f"/api/rooms/{made['room_id']}/join", json={"name": "Bo"}).json()
-    assert client.post(f"/api/rooms/{made['room_id']}/start", headers=auth(made["token"])).status_code == 200
-    return made["room_id"], [made["token"], joined["token"]]
 
 
 def attach(client: TestClient, key: SoftKey, seats: list[dict[str, str]]) -> Any:
@@ -46,8 +40,8 @@ def sign_in(client: TestClient, key: SoftKey, **extra: Any) -> Any:
 
 
 def test_sign_in_takes_the_seats_back_and_revokes_the_old_tokens(client: TestClient) -> None:
-    room_id, tokens = room_of(client)
-    other_id, other_tokens = room_of(client)
+    room_id, tokens = seated_match(client)
+    other_id, other_tokens = seated_match(client)
     key = SoftKey(ORIGIN, RP_ID)
     held = [{"room_id": room_id, "token": tokens[1]}, {"room_id": other_id, "token": other_tokens[0]}]
     made = attach(client, key, held)
@@ -80,7 +74,7 @@ def test_sign_in_takes_the_seats_back_and_revokes_the_old_tokens(client: TestCli
 
 
 def test_a_seat_that_moved_on_by_consent_is_not_taken_back(client: TestClient) -> None:
-    room_id, tokens = room_of(client)
+    room_id, tokens = seated_match(client)
     key = SoftKey(ORIGIN, RP_ID)
     assert attach(client, key, [{"room_id": room_id, "token": tokens[1]}]).status_code == 201
     assert client.post(f"/api/rooms/{room_id}/leave", headers=auth(tokens[1])).status_code == 200
@@ -89,7 +83,7 @@ def test_a_seat_that_moved_on_by_consent_is_not_taken_back(client: TestClient) -
 
 
 def test_refusals_change_nothing(client: TestClient, database_url: str) -> None:
-    room_id, tokens = room_of(client)
+    room_id, tokens = seated_match(client)
     key = SoftKey(ORIGIN, RP_ID)
     # No seat held: no passkey.
     bad = client.post(

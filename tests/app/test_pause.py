@@ -14,9 +14,10 @@ from starlette.testclient import TestClient
 from app.alerts.core import Alert
 from app.alerts.gates import PauseGate
 from app.models import ActionRow, Match, Room, utcnow
+from tests.rooms import new_room, seated_match
 
 from .conftest import auth
-from .test_people import code, gone, lines, room_with
+from .test_people import code, gone, lines
 
 
 def pause(client: TestClient, room_id: str, token: str, verb: str = "pause") -> dict:
@@ -39,7 +40,7 @@ def age(client: TestClient, room_id: str, seconds: float) -> None:
 
 
 def test_every_present_human_agrees_then_the_game_pauses(client: TestClient) -> None:
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     body = pause(client, room_id, bo)
     assert body["paused"] is False
     request = body["pause_request"]
@@ -68,7 +69,7 @@ def test_every_present_human_agrees_then_the_game_pauses(client: TestClient) -> 
 
 
 def test_one_refusal_ends_the_request(client: TestClient) -> None:
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     pause(client, room_id, ann)
     pause(client, room_id, bo, "pause/approve")
     body = pause(client, room_id, cy, "pause/refuse")
@@ -78,7 +79,7 @@ def test_one_refusal_ends_the_request(client: TestClient) -> None:
 
 
 def test_gone_players_and_bots_are_not_waited_for(client: TestClient) -> None:
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     gone(client, room_id, 2, 3600)  # Cy has been gone an hour
     body = pause(client, room_id, ann)
     assert body["pause_request"]["waiting_for"] == [1]
@@ -86,8 +87,8 @@ def test_gone_players_and_bots_are_not_waited_for(client: TestClient) -> None:
     assert code(client.post(f"/api/rooms/{room_id}/pause/approve", headers=auth(cy))) == "forbidden"
     assert pause(client, room_id, bo, "pause/approve")["paused"] is True
 
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    solo, token = made["room_id"], made["token"]
+    made = new_room(client)
+    solo, token = made.room_id, made.token
     client.post(f"/api/rooms/{solo}/bots", json={"count": 1}, headers=auth(token))
     assert client.post(f"/api/rooms/{solo}/start", headers=auth(token)).status_code == 200
     body = pause(client, solo, token)  # the bot agrees: the game pauses at once
@@ -96,17 +97,14 @@ def test_gone_players_and_bots_are_not_waited_for(client: TestClient) -> None:
 
 
 def test_pausing_needs_a_match_in_play(client: TestClient) -> None:
-    room_id, (ann, _bo) = room_with(client, start=False)
+    room_id, (ann, _bo) = seated_match(client, start=False)
     assert code(client.post(f"/api/rooms/{room_id}/pause", headers=auth(ann))) == "not_started"
 
 
 def test_the_clock_stops_while_paused_and_restarts_on_resume(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann", "clock": 60}).json()
-    room_id, ann = made["room_id"], made["token"]
-    bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
-    client.post(f"/api/rooms/{room_id}/start", headers=auth(ann))
+    room_id, (ann, bo) = seated_match(client, clock=60)
     pause(client, room_id, ann)
     pause(client, room_id, bo, "pause/approve")
     # Ann is to act; her minute would have run out long ago: nobody may let a bot play for her.
@@ -145,7 +143,7 @@ def test_the_clock_stops_while_paused_and_restarts_on_resume(
 
 
 def test_the_pause_gate_holds_alerts_back(client: TestClient) -> None:
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     gate = PauseGate(client.app.state.runtime.db)  # type: ignore[attr-defined]
     alert = Alert(room_id, 1, "turn", "Tiny", "Tiny: your turn", "Ann played.", f"/r/{room_id}")
     assert asyncio.run(gate.allows(alert, time.time())) is True
@@ -158,7 +156,7 @@ def test_the_pause_gate_holds_alerts_back(client: TestClient) -> None:
 
 
 def test_a_player_who_leaves_is_not_waited_for(client: TestClient) -> None:
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     pause(client, room_id, ann)
     pause(client, room_id, bo, "pause/approve")
     # Cy, the last one it waits for, leaves: a bot agrees in his place, and the game pauses.
@@ -175,7 +173,7 @@ def test_a_player_who_leaves_is_not_waited_for(client: TestClient) -> None:
 
 
 def test_an_unanswered_request_lapses(client: TestClient) -> None:
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     body = pause(client, room_id, ann)
     expires = body["pause_request"]["expires"]
     from datetime import datetime
@@ -201,7 +199,7 @@ def test_a_pause_flood_never_pushes_the_players_messages_out_of_the_chat(
     from app.ratelimit import Buckets
     from app.services.people import chat
 
-    room_id, (ann, bo) = room_with(client, humans=2)
+    room_id, (ann, bo) = seated_match(client, players=2)
     said = []
     for n in range(3):
         written = client.post(f"/api/rooms/{room_id}/chat", json={"text": f"gg {n}"}, headers=auth(bo))

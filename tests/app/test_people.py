@@ -9,20 +9,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from app.services import people
+from tests.rooms import seated_match
 from tests.waiting import wait_for
 
 from .conftest import auth
 from .forwarded import forwarded_client, from_address
-
-
-def room_with(client: TestClient, humans: int = 2, start: bool = True) -> tuple[str, list[str]]:
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    tokens = [made["token"]]
-    for name in ["Bo", "Cy"][: humans - 1]:
-        tokens.append(client.post(f"/api/rooms/{made['room_id']}/join", json={"name": name}).json()["token"])
-    if start:
-        assert client.post(f"/api/rooms/{made['room_id']}/start", headers=auth(tokens[0])).status_code == 200
-    return made["room_id"], tokens
 
 
 def code(response: Any) -> str:
@@ -31,7 +22,7 @@ def code(response: Any) -> str:
 
 
 def test_seat_link_holds_the_seat(client: TestClient) -> None:
-    room_id, tokens = room_with(client, start=False)
+    room_id, tokens = seated_match(client, start=False)
     link = client.get(f"/api/rooms/{room_id}/seat-link", headers=auth(tokens[1]))
     assert link.status_code == 200 and link.headers["cache-control"] == "no-store"
     body = link.json()
@@ -76,7 +67,7 @@ def gone(client: TestClient, room_id: str, seat: int, seconds: float) -> None:
 
 
 def test_a_present_holder_alone_moves_their_seat(client: TestClient) -> None:
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     asked = ask(client, room_id, 1)
     request_id, new_token = asked["request_id"], asked["token"]
     # Until approved the new token holds nothing; the room shows the request, answerable by Bo only.
@@ -113,7 +104,7 @@ def test_a_present_holder_alone_moves_their_seat(client: TestClient) -> None:
 
 
 def test_the_hosts_seat_is_never_taken_while_the_host_is_here(client: TestClient) -> None:
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     asked = ask(client, room_id, 0)
     # The way issue 18 found: another seated player approves the host's seat. Refused now.
     for other in (bo, cy):
@@ -140,7 +131,7 @@ def test_a_gone_holders_seat_moves_after_the_refusal_window(client: TestClient) 
 
     from app.models import SeatRequest, utcnow
 
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     gone(client, room_id, 1, people.Times().gone_after + 60)
     # Bo is gone: the host answers (Cy may not), and her approval waits out the refusal window.
     asked = ask(client, room_id, 1)
@@ -199,7 +190,7 @@ def test_a_gone_holders_seat_moves_after_the_refusal_window(client: TestClient) 
 
 
 def test_a_gone_hosts_seat_needs_a_majority_of_those_here(client: TestClient) -> None:
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     gone(client, room_id, 0, people.Times().gone_after + 60)
     asked = ask(client, room_id, 0)
     # Bo and Cy are here: both must approve (a majority of two), then the window runs.
@@ -218,7 +209,7 @@ def test_a_gone_hosts_seat_needs_a_majority_of_those_here(client: TestClient) ->
 
 
 def test_with_two_at_the_table_the_other_waits_a_day(client: TestClient) -> None:
-    room_id, (ann, _bo) = room_with(client)
+    room_id, (ann, _bo) = seated_match(client)
     gone(client, room_id, 1, people.Times().gone_after + 60)
     asked = ask(client, room_id, 1)
     refused = answer(client, room_id, asked["request_id"], ann)
@@ -230,7 +221,7 @@ def test_with_two_at_the_table_the_other_waits_a_day(client: TestClient) -> None
 def test_unknown_presence_refuses_what_needs_someone_gone(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    room_id, (ann, bo, _cy) = room_with(client, humans=3)
+    room_id, (ann, bo, _cy) = seated_match(client, players=3)
     gone(client, room_id, 1, people.Times().gone_after + 60)
     presence = client.app.state.runtime.presence  # type: ignore[attr-defined]
 
@@ -254,7 +245,7 @@ def test_unknown_presence_refuses_what_needs_someone_gone(
 
 
 def test_seat_requests_are_checked_and_rate_limited(client: TestClient) -> None:
-    room_id, (ann, _bo) = room_with(client, start=False)
+    room_id, (ann, _bo) = seated_match(client, start=False)
     assert code(client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 5})) == "not_found"
     assert code(client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": "1"})) == "invalid_request"
     assert code(client.post("/api/rooms/nope/seat-requests", json={"seat": 0})) == "not_found"
@@ -286,7 +277,7 @@ def test_a_refused_or_lapsed_request_frees_its_place_at_once(client: TestClient)
     from app.models import SeatRequest, utcnow
     from app.ratelimit import Buckets
 
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     client.app.state.runtime.master.people.asking = Buckets(1000, 1000)  # type: ignore[attr-defined]
     asked = [ask(client, room_id, 1) for _ in range(2)]
     assert code(client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1})) == "rate_limited"
@@ -317,7 +308,7 @@ def test_a_refused_or_lapsed_request_frees_its_place_at_once(client: TestClient)
 
 
 def test_clock_is_set_by_the_host_before_the_start(client: TestClient) -> None:
-    room_id, (ann, bo) = room_with(client, start=False)
+    room_id, (ann, bo) = seated_match(client, start=False)
     assert (
         code(client.post(f"/api/rooms/{room_id}/clock", json={"seconds": 60}, headers=auth(bo)))
         == "forbidden"
@@ -349,7 +340,7 @@ def test_a_room_can_be_made_with_its_clock(client: TestClient) -> None:
 def test_a_bot_stands_in_for_a_gone_player_who_takes_the_seat_back(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     state = client.get(f"/api/rooms/{room_id}/state", headers=auth(bo)).json()
     assert state["to_act"] == [0]
     # Bo was seen just now: too early.
@@ -380,7 +371,7 @@ def test_a_bot_stands_in_for_a_gone_player_who_takes_the_seat_back(
 
 
 def test_acting_takes_the_seat_back(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    room_id, (ann, bo) = room_with(client)
+    room_id, (ann, bo) = seated_match(client)
     monkeypatch.setattr(client.app.state.runtime.times, "gone_after", 0.0)  # type: ignore[attr-defined]
     # Ann is to act; Bo lets a bot play for Ann, then Ann acts herself before the bot.
     client.app.state.runtime.master.bots._delay = 5  # type: ignore[attr-defined]
@@ -392,7 +383,7 @@ def test_acting_takes_the_seat_back(client: TestClient, monkeypatch: pytest.Monk
 
 
 def test_leaving_and_removal(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    room_id, (ann, bo, cy) = room_with(client, humans=3)
+    room_id, (ann, bo, cy) = seated_match(client, players=3)
     assert code(client.post(f"/api/rooms/{room_id}/seats/1/remove", headers=auth(ann))) == "forbidden"
     monkeypatch.setattr(client.app.state.runtime.times, "gone_after", 0.0)  # type: ignore[attr-defined]
     assert code(client.post(f"/api/rooms/{room_id}/seats/2/remove", headers=auth(bo))) == "forbidden"
@@ -416,7 +407,7 @@ def test_leaving_and_removal(client: TestClient, monkeypatch: pytest.MonkeyPatch
 
 
 def test_chat(client: TestClient) -> None:
-    room_id, (ann, bo) = room_with(client, start=False)
+    room_id, (ann, bo) = seated_match(client, start=False)
     with client.websocket_connect(f"/ws/rooms/{room_id}") as watcher:
         assert watcher.receive_json()["type"] == "snapshot"
         said = client.post(f"/api/rooms/{room_id}/chat", json={"text": "<b>hi</b>\u202e"}, headers=auth(bo))
@@ -451,7 +442,7 @@ def test_chat(client: TestClient) -> None:
 
 
 def test_a_chat_message_says_after_which_event_it_was_written(client: TestClient) -> None:
-    room_id, (ann, bo) = room_with(client, start=False)
+    room_id, (ann, bo) = seated_match(client, start=False)
     said = client.post(f"/api/rooms/{room_id}/chat", json={"text": "ready?"}, headers=auth(bo))
     assert said.json()["after"] is None  # the waiting room has no log
     assert client.post(f"/api/rooms/{room_id}/start", headers=auth(ann)).status_code == 200
@@ -475,7 +466,7 @@ def test_a_dozen_addresses_cannot_fill_a_rooms_seat_request_places(database_url:
     """Issue 32: twelve addresses asking twice each held a room's 20 places for 15 minutes. Places are
     counted in asking addresses now: each holds at most 2 open requests, a room takes 20 addresses."""
     with forwarded_client(database_url) as client:
-        room_id, _tokens = room_with(client)
+        room_id, _tokens = seated_match(client)
 
         def ask_from(address: str) -> Any:
             url = f"/api/rooms/{room_id}/seat-requests"

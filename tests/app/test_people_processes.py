@@ -14,6 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from tests import waiting
+from tests.rooms import join, new_room, start_match
 from tests.servers import ServeProcess
 
 from .conftest import auth
@@ -24,16 +25,15 @@ TINY = "tiny=tests.app.tiny_game"
 
 
 def tiny_room(base: str, clock: int | None = None) -> tuple[str, str, str]:
-    made = httpx.post(f"{base}/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    room_id, ann = made["room_id"], made["token"]
-    bo = httpx.post(f"{base}/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
+    room = new_room(base)
+    bo = join(base, room)
     if clock is not None:
         set_clock = httpx.post(
-            f"{base}/api/rooms/{room_id}/clock", json={"seconds": clock}, headers=auth(ann)
+            f"{base}/api/rooms/{room.room_id}/clock", json={"seconds": clock}, headers=auth(room.token)
         )
         assert set_clock.status_code == 200
-    assert httpx.post(f"{base}/api/rooms/{room_id}/start", headers=auth(ann)).status_code == 200
-    return room_id, ann, bo
+    start_match(base, room)
+    return room.room_id, room.token, bo
 
 
 def state(base: str, room_id: str, token: str | None = None) -> dict[str, Any]:

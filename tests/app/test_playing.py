@@ -10,24 +10,15 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.rooms import seated_match
+
 from .conftest import auth
 from .players import InProcessSocket, Player
-from .test_api import new_room
 from .test_ws import connect
 
 
-def seated_room(
-    client: TestClient, game: str = "tiny", humans: int = 2, **options: object
-) -> tuple[str, list[str]]:
-    room = new_room(client, game, **options)
-    tokens = [room["token"]]
-    for name in ["Bo", "Cy"][: humans - 1]:
-        tokens.append(client.post(f"/api/rooms/{room['room_id']}/join", json={"name": name}).json()["token"])
-    return room["room_id"], tokens
-
-
 def test_an_option_naming_an_empty_seat_is_refused_and_changes_nothing(client: TestClient) -> None:
-    room_id, (host, _guest) = seated_room(client, "mojo", first_seat=3)
+    room_id, (host, _guest) = seated_match(client, "mojo", first_seat=3, start=False)
     response = client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
     assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_request"
     body = client.get(f"/api/rooms/{room_id}").json()
@@ -37,7 +28,7 @@ def test_an_option_naming_an_empty_seat_is_refused_and_changes_nothing(client: T
 
 
 def test_start_refuses_a_starter_for_a_game_without_that_choice(client: TestClient) -> None:
-    room_id, (host, _guest) = seated_room(client)
+    room_id, (host, _guest) = seated_match(client, start=False)
     response = client.post(f"/api/rooms/{room_id}/start", headers=auth(host), json={"starter": 1})
     assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_request"
     for bad in ({"starter": "first"}, {"starter": True}, {"starter": 1.5}):
@@ -55,7 +46,7 @@ def _spectator(stack: ExitStack, client: TestClient, room_id: str) -> tuple[Play
 
 
 def test_a_spectator_socket_takes_its_seat_with_an_auth_message(client: TestClient) -> None:
-    room_id, (host, guest) = seated_room(client)
+    room_id, (host, guest) = seated_match(client, start=False)
     assert client.post(f"/api/rooms/{room_id}/start", headers=auth(host)).status_code == 200
     with ExitStack() as stack:
         player, socket = _spectator(stack, client, room_id)
@@ -79,7 +70,7 @@ def test_a_spectator_socket_takes_its_seat_with_an_auth_message(client: TestClie
 
 @pytest.mark.parametrize("token", ["forged", 12, None])
 def test_an_auth_message_with_a_bad_token_closes_1008(client: TestClient, token: object) -> None:
-    room_id, _tokens = seated_room(client)
+    room_id, _tokens = seated_match(client, start=False)
     with ExitStack() as stack:
         player, socket = _spectator(stack, client, room_id)
         socket.send(json.dumps({"type": "auth", "token": token}))
@@ -89,7 +80,7 @@ def test_an_auth_message_with_a_bad_token_closes_1008(client: TestClient, token:
 
 
 def test_the_end_of_a_round_pushes_the_room_body(client: TestClient) -> None:
-    room_id, (host, guest) = seated_room(client, rounds=2)
+    room_id, (host, guest) = seated_match(client, rounds=2, start=False)
     assert client.post(f"/api/rooms/{room_id}/start", headers=auth(host)).status_code == 200
     tokens = {0: host, 1: guest}
     with ExitStack() as stack:
@@ -111,7 +102,7 @@ def test_the_end_of_a_round_pushes_the_room_body(client: TestClient) -> None:
 
 @pytest.mark.parametrize("starter", [0, 1])
 def test_the_host_chooses_who_starts_from_the_seated_players(client: TestClient, starter: int) -> None:
-    room_id, (host, _guest) = seated_room(client, "mojo")
+    room_id, (host, _guest) = seated_match(client, "mojo", start=False)
     refused = client.post(f"/api/rooms/{room_id}/start", headers=auth(host), json={"starter": 2})
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_request"
     assert client.get(f"/api/rooms/{room_id}").json()["status"] == "waiting"
@@ -122,7 +113,7 @@ def test_the_host_chooses_who_starts_from_the_seated_players(client: TestClient,
 
 
 def test_a_random_starter_is_left_to_the_seed(client: TestClient) -> None:
-    room_id, (host, _guest) = seated_room(client, "mojo", first_seat=1)
+    room_id, (host, _guest) = seated_match(client, "mojo", first_seat=1, start=False)
     started = client.post(f"/api/rooms/{room_id}/start", headers=auth(host), json={"starter": "random"})
     assert started.status_code == 200 and started.json()["options"]["first_seat"] is None
     assert client.get(f"/api/rooms/{room_id}/state").json()["to_act"] in ([0], [1])

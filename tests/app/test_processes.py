@@ -13,6 +13,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
+from tests.rooms import add_bot, join, new_room, seated_match
 from tests.servers import ServeProcess
 
 from .conftest import auth
@@ -33,10 +34,10 @@ def test_two_processes_share_a_mojo_match(
 ) -> None:
     env = {"DATABASE_URL": postgres_url, "REDIS_URL": redis_url}
     a, b = spawn(env), spawn(env)
-    room = httpx.post(f"{a.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    room_id, ann_token = room["room_id"], room["token"]
-    bo_token = httpx.post(f"{b.base_url}/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
-    assert httpx.post(f"{b.base_url}/api/rooms/{room_id}/bots", headers=auth(ann_token)).status_code == 201
+    room = new_room(a.base_url, "mojo")
+    room_id, ann_token = room.room_id, room.token
+    bo_token = join(b.base_url, room)
+    add_bot(b.base_url, room)
     with ExitStack() as stack:
         ann = join_socket(stack, a, room_id, ann_token, 0)
         bo = join_socket(stack, b, room_id, bo_token, 1)
@@ -69,11 +70,7 @@ def test_kill_9_loses_no_acknowledged_action(
     # The players poll the state as fast as they can from one address: the request limit is lifted.
     env = {"DATABASE_URL": sqlite_url, "MOTABLE_RATE_PER_SECOND": "0"}
     first = spawn(env)
-    room = httpx.post(f"{first.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    room_id, ann = room["room_id"], room["token"]
-    bo = httpx.post(f"{first.base_url}/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
-    httpx.post(f"{first.base_url}/api/rooms/{room_id}/bots", headers=auth(ann))
-    httpx.post(f"{first.base_url}/api/rooms/{room_id}/start", headers=auth(ann))
+    room_id, (ann, bo) = seated_match(first.base_url, "mojo", bots=1)
     tokens = {0: ann, 1: bo}
 
     def play(server: ServeProcess, turns: int | None) -> list[tuple[int, Any]]:
@@ -128,10 +125,8 @@ def test_kill_9_under_load_loses_no_acknowledged_action(
     first = spawn(env)
     rooms: list[tuple[str, dict[int, str]]] = []
     for _ in range(8):
-        room = httpx.post(f"{first.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-        bo = httpx.post(f"{first.base_url}/api/rooms/{room['room_id']}/join", json={"name": "Bo"}).json()
-        httpx.post(f"{first.base_url}/api/rooms/{room['room_id']}/start", headers=auth(room["token"]))
-        rooms.append((room["room_id"], {0: room["token"], 1: bo["token"]}))
+        room_id, (ann, bo) = seated_match(first.base_url, "mojo")
+        rooms.append((room_id, {0: ann, 1: bo}))
     acked: dict[str, list[tuple[int, int, Any]]] = {room_id: [] for room_id, _ in rooms}
     killed = threading.Event()
 

@@ -34,6 +34,7 @@ from app.main import create_app
 from app.models import AlertMark, PushSubscription, Room
 from tests import waiting
 from tests.app.conftest import NO_LIMITS, TestClient, auth
+from tests.rooms import join, new_room, start_match
 
 GRACE = 0.3
 
@@ -207,14 +208,15 @@ def client(database_url: str, tiny: str, clock: Clock) -> Iterator[TestClient]:
 
 def table(client: TestClient, clock: int | None = None) -> tuple[str, list[str]]:
     """Ann (seat 0, to act first) and Bo (seat 1), started."""
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    room_id, ann = made["room_id"], made["token"]
-    bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
+    room = new_room(client)
+    bo = join(client, room)
     if clock is not None:
-        set_clock = client.post(f"/api/rooms/{room_id}/clock", json={"seconds": clock}, headers=auth(ann))
+        set_clock = client.post(
+            f"/api/rooms/{room.room_id}/clock", json={"seconds": clock}, headers=auth(room.token)
+        )
         assert set_clock.status_code == 200, set_clock.text
-    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(ann)).status_code == 200
-    return room_id, [ann, bo]
+    start_match(client, room)
+    return room.room_id, [room.token, bo]
 
 
 def play(client: TestClient, room_id: str, token: str) -> float:

@@ -15,6 +15,7 @@ import httpx
 import pytest
 import redis
 
+from tests.rooms import join, new_room
 from tests.servers import ServeProcess, free_port
 from tests.services import service_missing
 
@@ -66,9 +67,9 @@ def test_play_goes_on_while_redis_is_away(
     try:
         env = {"DATABASE_URL": sqlite_url, "REDIS_URL": private.url}
         a, b = spawn(env), spawn(env)
-        room = httpx.post(f"{a.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-        room_id, ann_token = room["room_id"], room["token"]
-        bo_token = httpx.post(f"{b.base_url}/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
+        room = new_room(a.base_url, "mojo")
+        room_id, ann_token = room.room_id, room.token
+        bo_token = join(b.base_url, room)
         tokens = {0: ann_token, 1: bo_token}
         with ExitStack() as stack:
             players = {
@@ -124,8 +125,8 @@ def test_changes_made_while_redis_is_away_reach_the_other_process_once_it_is_bac
         a, b = spawn(env), spawn(env)
         rooms = []
         for _ in range(3):
-            made = httpx.post(f"{a.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-            rooms.append((made["room_id"], made["token"]))
+            made = new_room(a.base_url, "mojo")
+            rooms.append((made.room_id, made.token))
         with ExitStack() as stack:
             hosts = [join_socket(stack, b, room_id, token, 0) for room_id, token in rooms]
             private.stop()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
+from tests.rooms import new_room
+
 from .conftest import auth
 from .softkey import SoftKey
-from .test_api import error_code, new_room
+from .test_api import error_code
 
 
 def finish(client: TestClient, room_id: str, tokens: dict[int, str]) -> None:
@@ -25,16 +27,16 @@ def finish(client: TestClient, room_id: str, tokens: dict[int, str]) -> None:
 
 def test_rematch_same_game_options_and_bots_for_everyone(client: TestClient) -> None:
     room = new_room(client, rounds=1)
-    room_id = room["room_id"]
+    room_id = room.room_id
     bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
-    assert client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(room["token"])).status_code == 201
-    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(room["token"])).status_code == 200
+    assert client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(room.token)).status_code == 201
+    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(room.token)).status_code == 200
 
     early = client.post(f"/api/rooms/{room_id}/rematch", headers=auth(bo["token"]))
     assert early.status_code == 422 and error_code(early) == "invalid_request"
     assert client.get(f"/api/rooms/{room_id}").json()["rematch"] is None
 
-    finish(client, room_id, {0: room["token"], bo["seat"]: bo["token"]})
+    finish(client, room_id, {0: room.token, bo["seat"]: bo["token"]})
     assert error_code(client.post(f"/api/rooms/{room_id}/rematch")) == "unauthorized"
 
     first = client.post(f"/api/rooms/{room_id}/rematch", headers=auth(bo["token"]))
@@ -48,20 +50,20 @@ def test_rematch_same_game_options_and_bots_for_everyone(client: TestClient) -> 
     assert client.post(f"/api/rooms/{made['room_id']}/start", headers=auth(made["token"])).status_code == 200
 
     assert client.get(f"/api/rooms/{room_id}").json()["rematch"] == made["room_id"]
-    second = client.post(f"/api/rooms/{room_id}/rematch", headers=auth(room["token"]))
+    second = client.post(f"/api/rooms/{room_id}/rematch", headers=auth(room.token))
     assert second.status_code == 200
     assert second.json() == {"room_id": made["room_id"], "join_url": made["join_url"]}
 
 
 def test_a_rematch_keeps_the_seat_order_so_no_bot_moves_ahead_of_a_player(client: TestClient) -> None:
     room = new_room(client, rounds=1)
-    room_id = room["room_id"]
+    room_id = room.room_id
     bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
-    assert client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(room["token"])).status_code == 201
-    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(room["token"])).status_code == 200
-    finish(client, room_id, {0: room["token"], bo["seat"]: bo["token"]})
+    assert client.post(f"/api/rooms/{room_id}/bots", json={}, headers=auth(room.token)).status_code == 201
+    assert client.post(f"/api/rooms/{room_id}/start", headers=auth(room.token)).status_code == 200
+    finish(client, room_id, {0: room.token, bo["seat"]: bo["token"]})
 
-    made = client.post(f"/api/rooms/{room_id}/rematch", headers=auth(room["token"])).json()
+    made = client.post(f"/api/rooms/{room_id}/rematch", headers=auth(room.token)).json()
     rematch = made["room_id"]
 
     def seats() -> list[tuple[int, str, bool]]:
@@ -108,7 +110,7 @@ def test_the_hosts_seat_kept_in_a_screens_rematch_follows_her_to_a_new_device(cl
     """Issue 32: the old token, revoked in the finished room, held the host's seat in the rematch the
     table screen opened (and could start it), while the new token could not claim it."""
     room = new_room(client, rounds=1)
-    room_id, old = room["room_id"], room["token"]
+    room_id, old = room.room_id, room.token
     bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
     _screen, rematch = _screen_rematch(client, room_id, old, {0: old, 1: bo["token"]})
     # The old token holds the kept seat (this process remembers it), until the seat moves.
@@ -138,7 +140,7 @@ def test_a_seat_move_follows_down_a_chain_of_screen_rematches(client: TestClient
     """The host played the screen's rematch on her kept seat and the screen opened another: a move of
     her seat in the first room reaches both kept seats."""
     room = new_room(client, rounds=1)
-    room_id, old = room["room_id"], room["token"]
+    room_id, old = room.room_id, room.token
     bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
     screen, second = _screen_rematch(client, room_id, old, {0: old, 1: bo["token"]})
     bo2 = client.post(f"/api/rooms/{second}/join", json={"name": "Bo"}).json()
@@ -160,7 +162,7 @@ def test_a_passkey_sign_in_moves_the_seat_kept_in_a_screens_rematch(client: Test
     from .test_passkeys import ORIGIN, RP_ID, attach, sign_in
 
     room = new_room(client, rounds=1)
-    room_id, old = room["room_id"], room["token"]
+    room_id, old = room.room_id, room.token
     bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
     key = SoftKey(ORIGIN, RP_ID)
     assert attach(client, key, [{"room_id": room_id, "token": old}]).status_code == 201

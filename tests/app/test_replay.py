@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import jsonpatch
 import pytest
@@ -12,6 +13,7 @@ from starlette.testclient import TestClient
 from app.config import Settings, sqlalchemy_url
 from app.db import upgrade
 from app.main import create_app
+from tests.rooms import join, new_room, start_match
 
 
 @pytest.fixture
@@ -49,19 +51,19 @@ def _play_to_the_end(client: TestClient, room: str, tokens: list[str]) -> None:
 
 @pytest.mark.parametrize(("game", "options"), [("mojo", {"target": 10}), ("moby-trick", {"target": 5})])
 def test_a_finished_match_replays_step_by_step_and_not_before(
-    client: TestClient, game: str, options: dict[str, int]
+    client: TestClient, game: str, options: dict[str, Any]
 ) -> None:
-    made = client.post("/api/rooms", json={"game": game, "name": "Ann", "options": options}).json()
-    room = made["room_id"]
+    made = new_room(client, game, **options)
+    room = made.room_id
     assert client.get(f"/api/rooms/{room}/replay").status_code == 409  # not started
-    bo = client.post(f"/api/rooms/{room}/join", json={"name": "Bo"}).json()
-    assert client.post(f"/api/rooms/{room}/start", headers=_auth(made["token"])).status_code == 200
+    bo = join(client, made)
+    start_match(client, made)
     early = client.get(f"/api/rooms/{room}/replay?seat=all")
     assert early.status_code == 403 and early.json()["error"]["code"] == "forbidden"
-    _play_to_the_end(client, room, [made["token"], bo["token"]])
+    _play_to_the_end(client, room, [made.token, bo])
 
     log = client.get(f"/api/rooms/{room}/log").json()
-    final = client.get(f"/api/rooms/{room}/state", headers=_auth(bo["token"])).json()
+    final = client.get(f"/api/rooms/{room}/state", headers=_auth(bo)).json()
     for viewpoint in ("1", "spectator", "all"):
         answer = client.get(f"/api/rooms/{room}/replay?seat={viewpoint}")
         assert answer.status_code == 200

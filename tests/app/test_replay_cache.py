@@ -26,9 +26,9 @@ from app.models import Match, Replay
 from app.replay import StoredReplay, build_replay, inflate
 from app.retention import prune
 from app.routes.replay import accepts_gzip, matches_etag
+from tests.rooms import new_room, seated_match
 
 from .conftest import auth
-from .test_api import new_room, started_room
 from .test_cli import finished_match
 from .test_retention import DAY, age
 
@@ -187,13 +187,7 @@ def test_a_mojo_match_streams_the_same_bytes_as_today(database_url: str) -> None
     settings = Settings(database_url=database_url, bot_delay=0, rate_per_second=0, seat_rate_per_second=0)
     with TestClient(create_app(settings)) as client:
         db: Database = client.app.state.runtime.db  # type: ignore[attr-defined]
-        made = client.post(
-            "/api/rooms", json={"game": "mojo", "name": "Ann", "options": {"target": 10}}
-        ).json()
-        room_id = made["room_id"]
-        bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
-        tokens = [made["token"], bo["token"]]
-        assert client.post(f"/api/rooms/{room_id}/start", headers=auth(tokens[0])).status_code == 200
+        room_id, tokens = seated_match(client, "mojo", target=10)
         while (state := client.get(f"/api/rooms/{room_id}/state").json())["status"] == "playing":
             seat = state["to_act"][0]
             mine = client.get(f"/api/rooms/{room_id}/state", headers=auth(tokens[seat])).json()
@@ -295,10 +289,10 @@ def test_builders_racing_on_the_insert_keep_one_row(client: TestClient, db: Data
 def test_an_unfinished_match_is_refused_and_nothing_is_stored(
     client: TestClient, db: Database, builds: list[str]
 ) -> None:
-    waiting = new_room(client)["room_id"]
+    waiting = new_room(client).room_id
     answer = client.get(f"/api/rooms/{waiting}/replay?seat=all")
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "not_started"
-    playing, _tokens = started_room(client)
+    playing, _tokens = seated_match(client)
     for viewpoint in VIEWPOINTS:
         answer = client.get(f"/api/rooms/{playing}/replay?seat={viewpoint}", headers={"If-None-Match": "*"})
         assert answer.status_code == 403 and answer.json()["error"]["code"] == "forbidden"

@@ -18,10 +18,10 @@ from app.config import Settings
 from app.db import Database, upgrade
 from app.models import ActionRow, Match, Room, Seat, Snapshot, utcnow
 from app.retention import prune
+from tests.rooms import add_bot, join, new_room, seated_match
 from tests.servers import ServeProcess
 
 from .conftest import auth
-from .test_api import started_room
 from .test_cli import finished_match
 
 DAY = timedelta(days=1)
@@ -64,31 +64,31 @@ def db(client: TestClient) -> Database:
 
 
 def test_waiting_rooms_no_one_joined_expire(client: TestClient, db: Database) -> None:
-    lonely = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    with_bot = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    client.post(f"/api/rooms/{with_bot['room_id']}/bots", json={}, headers=auth(with_bot["token"]))
-    joined = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    client.post(f"/api/rooms/{joined['room_id']}/join", json={"name": "Bo"})
-    fresh = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
+    lonely = new_room(client)
+    with_bot = new_room(client)
+    add_bot(client, with_bot)
+    joined = new_room(client)
+    join(client, joined)
+    fresh = new_room(client)
     for room in (lonely, with_bot, joined):
-        age(db, room["room_id"], 2 * DAY)
+        age(db, room.room_id, 2 * DAY)
     settings = Settings(database_url=db.url)
 
     done = prune(db, settings)
     assert done.waiting_rooms == 2
-    assert rooms(db) == {joined["room_id"], fresh["room_id"]}
-    assert client.get(f"/api/rooms/{lonely['room_id']}").status_code == 404
+    assert rooms(db) == {joined.room_id, fresh.room_id}
+    assert client.get(f"/api/rooms/{lonely.room_id}").status_code == 404
 
-    age(db, joined["room_id"], 6 * DAY)  # 8 days since Bo sat down: an idle waiting room
+    age(db, joined.room_id, 6 * DAY)  # 8 days since Bo sat down: an idle waiting room
     assert prune(db, settings).idle_rooms == 1
-    assert rooms(db) == {fresh["room_id"]}
+    assert rooms(db) == {fresh.room_id}
     with db.transaction() as session:
         assert session.scalar(select(func.count()).select_from(Seat)) == 1, "seats went with their rooms"
 
 
 def test_finished_matches_are_kept_for_their_retention_then_deleted(client: TestClient, db: Database) -> None:
     room_id = finished_match(client)
-    playing, _tokens = started_room(client)
+    playing, _tokens = seated_match(client)
     settings = Settings(database_url=db.url, finished_match_hours=24 * 30)
     assert prune(db, settings).finished_matches == 0
     assert client.get(f"/api/rooms/{room_id}/log").json()["seed"] is not None, "still there for replays"
@@ -106,7 +106,7 @@ def test_finished_matches_are_kept_for_their_retention_then_deleted(client: Test
 
 
 def test_abandoned_matches_are_archived_then_deleted(client: TestClient, db: Database) -> None:
-    room_id, tokens = started_room(client, rounds=2)
+    room_id, tokens = seated_match(client, rounds=2)
     # Play a round so the match has two snapshots (the deal, and the round's end).
     while client.get(f"/api/rooms/{room_id}").json()["scorepad"]["rounds"] == []:
         state = client.get(f"/api/rooms/{room_id}/state").json()
@@ -160,8 +160,8 @@ def test_prune_command(
 ) -> None:
     upgrade(sqlite_url)
     with TestClient(create_test_app(sqlite_url)) as client:
-        made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-        age(client.app.state.runtime.db, made["room_id"], 2 * DAY)  # type: ignore[attr-defined]
+        made = new_room(client)
+        age(client.app.state.runtime.db, made.room_id, 2 * DAY)  # type: ignore[attr-defined]
     monkeypatch.setenv("DATABASE_URL", sqlite_url)
     capsys.readouterr()
     assert main(["prune", "--dry-run"]) == 0
@@ -177,14 +177,14 @@ def test_a_server_prunes_on_its_own_schedule(tmp_path: Path, sqlite_url: str) ->
         {"DATABASE_URL": sqlite_url, "MOTABLE_PRUNE_EVERY_HOURS": "0.0005"}, tmp_path / "serve.log"
     ).start()
     try:
-        made = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
+        made = new_room(server.base_url, "mojo")
         db = Database(sqlite_url)
         try:
-            age(db, made["room_id"], 2 * DAY)
+            age(db, made.room_id, 2 * DAY)
         finally:
             db.dispose()
         deadline = time.monotonic() + 20
-        while httpx.get(f"{server.base_url}/api/rooms/{made['room_id']}").status_code != 404:
+        while httpx.get(f"{server.base_url}/api/rooms/{made.room_id}").status_code != 404:
             assert time.monotonic() < deadline, "the schedule never pruned the expired room"
             time.sleep(0.5)
     finally:
@@ -201,18 +201,18 @@ def test_the_schedule_tells_the_alerts_a_pruned_room_is_gone(db: Database, tiny:
         heard: list[tuple[str, str]] = []
         runtime = client.app.state.runtime  # type: ignore[attr-defined]
         runtime.publisher.listeners.append(lambda room_id, event: heard.append((room_id, event["kind"])))
-        made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-        age(db, made["room_id"], 2 * DAY)
+        made = new_room(client)
+        age(db, made.room_id, 2 * DAY)
         deadline = time.monotonic() + 20
-        while (made["room_id"], "gone") not in heard:
+        while (made.room_id, "gone") not in heard:
             assert time.monotonic() < deadline, "the schedule never told the listeners the room is gone"
             time.sleep(0.05)
-        assert client.get(f"/api/rooms/{made['room_id']}").status_code == 404
+        assert client.get(f"/api/rooms/{made.room_id}").status_code == 404
 
 
 def test_zero_hours_keep_for_ever(client: TestClient, db: Database) -> None:
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    age(db, made["room_id"], 3650 * DAY)
+    made = new_room(client)
+    age(db, made.room_id, 3650 * DAY)
     keep = Settings(
         database_url=db.url,
         waiting_room_hours=0,
@@ -222,7 +222,7 @@ def test_zero_hours_keep_for_ever(client: TestClient, db: Database) -> None:
         archive_after_hours=0,
     )
     assert prune(db, keep).waiting_rooms == 0
-    assert made["room_id"] in rooms(db)
+    assert made.room_id in rooms(db)
     assert utcnow()  # the clock the policy measures against
 
 
@@ -233,8 +233,8 @@ def bots_alone(db: Database, room_id: str) -> None:
 
 
 def test_matches_of_bots_alone_are_pruned_soon(client: TestClient, db: Database) -> None:
-    people, _tokens = started_room(client)
-    playing, _tokens = started_room(client)
+    people, _tokens = seated_match(client)
+    playing, _tokens = seated_match(client)
     finished = finished_match(client)
     bots_alone(db, playing)
     bots_alone(db, finished)
@@ -252,9 +252,7 @@ def test_matches_of_bots_alone_are_pruned_soon(client: TestClient, db: Database)
 
 
 def test_a_person_playing_with_bots_is_not_pruned_as_bots_alone(client: TestClient, db: Database) -> None:
-    room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    client.post(f"/api/rooms/{room['room_id']}/bots", headers=auth(room["token"]))
-    assert client.post(f"/api/rooms/{room['room_id']}/start", headers=auth(room["token"])).status_code == 200
-    age(db, room["room_id"], timedelta(hours=5))
+    room_id, _tokens = seated_match(client, players=1, bots=1)
+    age(db, room_id, timedelta(hours=5))
     assert prune(db, Settings(database_url=db.url, all_bot_room_hours=1)).all_bot_matches == 0
-    assert room["room_id"] in rooms(db)
+    assert room_id in rooms(db)

@@ -11,6 +11,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from tests.rooms import join, new_room
 from tests.servers import ServeProcess
 
 from .conftest import auth
@@ -23,8 +24,8 @@ def _room(client: TestClient, room_id: str) -> dict[str, Any]:
 
 
 def test_every_change_of_the_room_body_raises_its_revision(client: TestClient) -> None:
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    room_id, ann = made["room_id"], made["token"]
+    made = new_room(client)
+    room_id, ann = made.room_id, made.token
     seen = [_room(client, room_id)["revision"]]
 
     def changed(why: str) -> None:
@@ -63,10 +64,9 @@ def test_every_change_of_the_room_body_raises_its_revision(client: TestClient) -
 
 
 def test_a_refused_change_leaves_the_revision_alone(client: TestClient) -> None:
-    made = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    room_id = made["room_id"]
+    room_id = new_room(client).room_id
     # Bo is no host: nothing is written, the body is the same.
-    bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
+    bo = join(client, room_id)
     before = _room(client, room_id)["revision"]
     assert client.post(f"/api/rooms/{room_id}/bots", headers=auth(bo)).status_code == 403
     assert client.post(f"/api/rooms/{room_id}/start", headers=auth(bo)).status_code == 403
@@ -82,8 +82,8 @@ def test_a_body_read_after_a_change_on_another_process_is_newer(
     change carries a higher revision than any read before it, and the socket's bodies agree."""
     env = {"DATABASE_URL": postgres_url, "REDIS_URL": redis_url, "MOTABLE_RATE_PER_SECOND": "0"}
     a, b = spawn(env), spawn(env)
-    made = httpx.post(f"{a.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    room_id, ann = made["room_id"], made["token"]
+    made = new_room(a.base_url, "mojo")
+    room_id, ann = made.room_id, made.token
     with ExitStack() as stack:
         host = join_socket(stack, a, room_id, ann, 0)
         for turn, name in enumerate(["Bo", "Cy", "Di", "Ed", "Flo"]):

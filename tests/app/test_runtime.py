@@ -15,9 +15,9 @@ import app.runtime
 from app.config import Settings
 from app.db import upgrade
 from app.runtime import Runtime
+from tests.rooms import new_room, seated_match
 
 from .conftest import auth
-from .test_api import new_room, started_room
 from .test_ws import connect
 
 
@@ -28,7 +28,7 @@ async def _broken_publish(room_id: str, event: dict[str, Any]) -> None:
 def test_a_failed_fan_out_still_answers_a_committed_action(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    room_id, (host, guest) = started_room(client)
+    room_id, (host, guest) = seated_match(client)
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     monkeypatch.setattr(runtime.broker, "publish", _broken_publish)
     legal = client.get(f"/api/rooms/{room_id}/state", headers=auth(host)).json()["legal_actions"][0]
@@ -86,9 +86,9 @@ def test_a_socket_that_fails_to_register_leaves_nothing_behind(
     monkeypatch.setattr(runtime.presence, "add", unshared)
     with (
         pytest.raises(RuntimeError),
-        client.websocket_connect(f"/ws/rooms/{room['room_id']}?token={room['token']}") as ws,
+        client.websocket_connect(f"/ws/rooms/{room.room_id}?token={room.token}") as ws,
     ):
         ws.receive_json()
         ws.receive_json()
     assert runtime.hub._rooms == {}
-    assert runtime.presence.local(room["room_id"]) == set()
+    assert runtime.presence.local(room.room_id) == set()

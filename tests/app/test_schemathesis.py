@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.rooms import seated_match
 from tests.servers import ROOT, ServeProcess
 
 pytestmark = pytest.mark.slow
@@ -28,27 +29,20 @@ def make_rooms(server: ServeProcess) -> list[dict[str, Any]]:
     aim at: their room ids, seats' tokens and request ids (the asker's tokens too: they may do nothing)."""
     made = []
     for start in (False, True):
-        host = httpx.post(f"{server.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-        tokens = [host["token"]]
+        # Ann alone in the waiting room; Ann and Bo in the match.
+        room_id, tokens = seated_match(server.base_url, "mojo", 2 if start else 1, start=start)
         requests: list[str] = []
         if start:
-            bo = httpx.post(f"{server.base_url}/api/rooms/{host['room_id']}/join", json={"name": "Bo"}).json()
-            tokens.append(bo["token"])
-            started = httpx.post(
-                f"{server.base_url}/api/rooms/{host['room_id']}/start",
-                headers={"Authorization": f"Bearer {host['token']}"},
-            )
-            assert started.status_code == 200
             for seat in (1, 0, 1):
                 asked = httpx.post(
-                    f"{server.base_url}/api/rooms/{host['room_id']}/seat-requests", json={"seat": seat}
+                    f"{server.base_url}/api/rooms/{room_id}/seat-requests", json={"seat": seat}
                 )
                 if asked.status_code != 201:
                     break  # the places an address may hold are taken: enough to aim at
                 requests.append(asked.json()["request_id"])
                 tokens.append(asked.json()["token"])
             assert requests, "at least one pending seat request to aim at"
-        made.append({"room_id": host["room_id"], "tokens": tokens, "requests": requests})
+        made.append({"room_id": room_id, "tokens": tokens, "requests": requests})
     return made
 
 

@@ -14,23 +14,24 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect as ws_connect
 
 from app.services.screens import ADDRESS_BURST, OPEN_CODES, ROOM_BURST
+from tests.rooms import new_room, seated_match
 from tests.servers import ServeProcess
 
 from .conftest import auth
 from .forwarded import forwarded_client, from_address
-from .test_api import error_code, new_room, started_room
+from .test_api import error_code
 
 TINY = "tiny=tests.app.tiny_game"
 
 
 def test_the_screen_page_is_html_and_an_unknown_room_a_friendly_404(client: TestClient) -> None:
     room = new_room(client)
-    page = client.get(f"/r/{room['room_id']}/screen")
+    page = client.get(f"/r/{room.room_id}/screen")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
     assert 'id="screen"' in page.text and "js/screen.js" in page.text
     # A QR code of the room's link is in the page, for the open seats.
-    assert "<svg" in page.text and f"/r/{room['room_id']}" in page.text
+    assert "<svg" in page.text and f"/r/{room.room_id}" in page.text
     for address in ("/r/nosuchroom/screen", "/r/nosuchroom12/screen"):
         missing = client.get(address)
         assert missing.status_code == 404
@@ -46,7 +47,7 @@ def _screen_shown(client: TestClient, room_id: str, wanted: bool) -> None:
 
 
 def test_a_screen_socket_is_a_spectator_the_room_body_counts(client: TestClient) -> None:
-    room_id, tokens = started_room(client, humans=2)
+    room_id, tokens = seated_match(client, players=2)
     assert client.get(f"/api/rooms/{room_id}").json()["screen"] is False
     # A plain spectator is no table screen.
     with client.websocket_connect(f"/ws/rooms/{room_id}") as watcher:
@@ -63,7 +64,7 @@ def test_a_screen_socket_is_a_spectator_the_room_body_counts(client: TestClient)
 
 
 def test_a_seat_socket_asking_to_be_a_screen_is_just_its_seat(client: TestClient) -> None:
-    room_id, tokens = started_room(client, humans=2)
+    room_id, tokens = seated_match(client, players=2)
     with client.websocket_connect(f"/ws/rooms/{room_id}?screen=1&token={tokens[0]}") as seat:
         assert seat.receive_json()["state"]["seat"] == 0
         time.sleep(0.1)
@@ -73,7 +74,7 @@ def test_a_seat_socket_asking_to_be_a_screen_is_just_its_seat(client: TestClient
 def test_a_screen_socket_that_takes_a_seat_is_no_longer_the_screen(client: TestClient) -> None:
     """A table screen that sends a seat's token becomes that seat's socket, as one that opened with
     the token would be: the room stops showing a table screen, and the seat shows connected."""
-    room_id, tokens = started_room(client, humans=2)
+    room_id, tokens = seated_match(client, players=2)
     with client.websocket_connect(f"/ws/rooms/{room_id}?screen=1") as socket:
         assert socket.receive_json()["state"]["seat"] is None
         _screen_shown(client, room_id, True)
@@ -93,8 +94,7 @@ def test_a_screen_on_one_process_is_seen_by_the_others(
 ) -> None:
     env = {"DATABASE_URL": postgres_url, "REDIS_URL": redis_url, "MOTABLE_GAMES": TINY}
     a, b = spawn(env), spawn(env)
-    made = httpx.post(f"{a.base_url}/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    room_id = made["room_id"]
+    room_id = new_room(a.base_url).room_id
     with ws_connect(f"ws://{a.base_url.split('://')[1]}/ws/rooms/{room_id}?screen=1") as screen:
         assert json.loads(screen.recv(timeout=5))["type"] == "snapshot"
         _wait(lambda: httpx.get(f"{b.base_url}/api/rooms/{room_id}").json()["screen"] is True)
@@ -125,7 +125,7 @@ def _mark(client: TestClient, room_id: str, host: str, code: str) -> Any:
 
 def test_the_host_marks_a_screen_by_its_code_and_it_may_start_but_never_play(client: TestClient) -> None:
     room = new_room(client)
-    room_id, host = room["room_id"], room["token"]
+    room_id, host = room.room_id, room.token
     bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
     screen = _pair(client, room_id)
     assert client.get(f"/api/rooms/{room_id}/screens/me", headers=auth(screen["token"])).json() == {
@@ -186,7 +186,7 @@ def test_the_host_marks_a_screen_by_its_code_and_it_may_start_but_never_play(cli
 
 def test_marking_another_screen_replaces_the_first_and_unmarking_ends_it(client: TestClient) -> None:
     room = new_room(client)
-    room_id, host = room["room_id"], room["token"]
+    room_id, host = room.room_id, room.token
     client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"})
     first, second = _pair(client, room_id), _pair(client, room_id)
     assert first["code"] != second["code"]
@@ -217,7 +217,7 @@ def test_a_room_keeps_a_handful_of_codes_open_and_tells_its_screens_when_one_giv
     a TV showed a dead code for minutes), so a screen asks for a new code instead of showing it."""
     with forwarded_client(database_url, screen_codes_per_hour=0) as client:
         room = new_room(client)
-        room_id = room["room_id"]
+        room_id = room.room_id
         codes = [_pair(client, room_id) for _ in range(OPEN_CODES)]
         with client.websocket_connect(f"/ws/rooms/{room_id}?screen=1") as screen:
             assert screen.receive_json()["type"] == "snapshot"
@@ -238,7 +238,7 @@ def test_a_room_keeps_a_handful_of_codes_open_and_tells_its_screens_when_one_giv
         assert live == codes[-OPEN_CODES:], "the oldest codes give way"
         gone = codes[0]["code"]
         if gone not in {c["code"] for c in live}:
-            assert error_code(_mark(client, room_id, room["token"], gone)) == "not_found"
+            assert error_code(_mark(client, room_id, room.token, gone)) == "not_found"
 
 
 def test_a_flood_of_pairing_codes_is_refused_and_the_shown_code_still_works(
@@ -248,7 +248,7 @@ def test_a_flood_of_pairing_codes_is_refused_and_the_shown_code_still_works(
     Codes are limited per room and per client address; a refused ask pushes nothing out."""
     with forwarded_client(database_url) as client:
         room = new_room(client)
-        room_id = room["room_id"]
+        room_id = room.room_id
         tv = client.post(f"/api/rooms/{room_id}/screens", headers=from_address("198.51.100.1"))
         assert tv.status_code == 201
         shown = tv.json()
@@ -267,17 +267,17 @@ def test_a_flood_of_pairing_codes_is_refused_and_the_shown_code_still_works(
                 client.get(f"/api/rooms/{room_id}/screens/me", headers=auth(paired["token"])).status_code
                 == 200
             )
-        marked = _mark(client, room_id, room["token"], shown["code"])
+        marked = _mark(client, room_id, room.token, shown["code"])
         assert marked.status_code == 200 and marked.json()["table_screen"] is True
 
         # One address alone, in another room: a few codes, then refused, across rooms too.
-        other = new_room(client)["room_id"]
+        other = new_room(client).room_id
         mine = [
             client.post(f"/api/rooms/{other}/screens", headers=from_address("192.0.2.1")).status_code
             for _ in range(ADDRESS_BURST + 1)
         ]
         assert mine == [201] * ADDRESS_BURST + [429]
-        third = new_room(client)["room_id"]
+        third = new_room(client).room_id
         assert (
             client.post(f"/api/rooms/{third}/screens", headers=from_address("192.0.2.1")).status_code == 429
         )
@@ -302,7 +302,7 @@ def test_the_mark_survives_a_restart_and_goes_to_the_rematch_the_screen_opens(
     settings = Settings(database_url=database_url, bot_delay=0, **NO_LIMITS)
     with TestClient(create_app(settings)) as client:
         room = new_room(client, rounds=1)
-        room_id, host = room["room_id"], room["token"]
+        room_id, host = room.room_id, room.token
         bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
         screen = _pair(client, room_id)
         assert _mark(client, room_id, host, screen["code"]).status_code == 200
@@ -340,7 +340,7 @@ def test_a_rematch_a_player_opens_keeps_the_table_screen(client: TestClient) -> 
     from .test_rematch import finish
 
     room = new_room(client, rounds=1)
-    room_id, host = room["room_id"], room["token"]
+    room_id, host = room.room_id, room.token
     bo = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()
     screen = _pair(client, room_id)
     assert _mark(client, room_id, host, screen["code"]).status_code == 200

@@ -15,6 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
+from tests.rooms import seated_match
 from tests.servers import ServeProcess
 
 from .conftest import auth
@@ -42,11 +43,7 @@ def request_status(base: str, room_id: str, request_id: str) -> str:
 
 
 def three_at_the_table(base: str) -> tuple[str, str, str, str]:
-    made = httpx.post(f"{base}/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    room_id, ann = made["room_id"], made["token"]
-    bo = httpx.post(f"{base}/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
-    cy = httpx.post(f"{base}/api/rooms/{room_id}/join", json={"name": "Cy"}).json()["token"]
-    assert httpx.post(f"{base}/api/rooms/{room_id}/start", headers=auth(ann)).status_code == 200
+    room_id, (ann, bo, cy) = seated_match(base, players=3)
     return room_id, ann, bo, cy
 
 

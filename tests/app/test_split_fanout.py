@@ -21,6 +21,7 @@ from app.main import create_app
 from app.playing.views import split_bodies
 from engines.core import Engine, conformance, game_ids, get_engine
 from engines.core.takeback import Position
+from tests.rooms import seated_match, start_match
 
 from .conftest import auth
 from .players import InProcessSocket, Player, play_to_the_end
@@ -110,12 +111,8 @@ def test_every_socket_patches_to_exactly_its_state_body(client: TestClient, game
     engine = get_engine(game)
     seats = max(2, engine.spec.min_players)
     assert seats <= engine.spec.max_players
-    created = client.post("/api/rooms", json={"game": game, "name": "Ann"}).json()
-    room_id, host = created["room_id"], created["token"]
-    tokens = [host] + [
-        client.post(f"/api/rooms/{room_id}/join", json={"name": f"P{n}"}).json()["token"]
-        for n in range(1, seats)
-    ]
+    match = seated_match(client, game, seats, names=[f"P{n}" for n in range(1, seats)], start=False)
+    room_id, tokens = match
     answered: list[tuple[int | None, dict[str, Any]]] = []
     with ExitStack() as stack:
         sockets: list[tuple[Player, Recording]] = []
@@ -124,7 +121,7 @@ def test_every_socket_patches_to_exactly_its_state_body(client: TestClient, game
             session = stack.enter_context(client.websocket_connect(f"/ws/rooms/{room_id}{query}"))
             recording = Recording(InProcessSocket(session))
             sockets.append((Player(seat, token, recording), recording))
-        client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+        start_match(client, match)
 
         def public() -> dict[str, Any]:
             # What GET /state answers each viewer between moves, kept to compare with the sockets.

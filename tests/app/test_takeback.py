@@ -19,10 +19,10 @@ from app.models import utcnow
 from app.services.takebacks import PER_ROUND, why_not
 from engines.core import get_engine
 from tests.clocks import FakeClock
+from tests.rooms import add_bot, join, new_room, seated_match, start_match
 from tests.waiting import wait_for
 
 from .conftest import NO_LIMITS, auth
-from .test_api import started_room
 
 
 def url(room_id: str, path: str = "") -> str:
@@ -69,7 +69,7 @@ def sqlite_client(sqlite_url: str, tiny: str) -> Iterator[TestClient]:
 
 
 def test_a_card_played_is_taken_back_with_the_others_approval(client: TestClient) -> None:
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     before = state(client, room_id, tokens[0])
     views_before = every_view(client, room_id, tokens)
     card = before["legal_actions"][0]
@@ -112,7 +112,7 @@ def test_a_card_played_is_taken_back_with_the_others_approval(client: TestClient
 
 
 def test_one_refusal_ends_it_and_it_is_not_asked_twice(client: TestClient) -> None:
-    room_id, tokens = started_room(client, humans=3)
+    room_id, tokens = seated_match(client, players=3)
     first = state(client, room_id, tokens[0])
     after = play(client, room_id, tokens[0], first["legal_actions"][0], first["version"])
     takeback_id = ask(client, room_id, tokens[0], after["version"]).json()["takeback_id"]
@@ -132,7 +132,7 @@ def test_one_refusal_ends_it_and_it_is_not_asked_twice(client: TestClient) -> No
 
 
 def test_only_the_last_action_and_only_by_its_actor(client: TestClient) -> None:
-    room_id, tokens = started_room(client, humans=3)
+    room_id, tokens = seated_match(client, players=3)
     first = state(client, room_id, tokens[0])
     assert ask(client, room_id, tokens[0], first["version"]).json()["error"]["message"] == (
         "nothing has been played yet"
@@ -151,7 +151,7 @@ def test_only_the_last_action_and_only_by_its_actor(client: TestClient) -> None:
 
 
 def test_any_new_action_cancels_a_pending_takeback(client: TestClient) -> None:
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     first = state(client, room_id, tokens[0])
     after = play(client, room_id, tokens[0], first["legal_actions"][0], first["version"])
     takeback_id = ask(client, room_id, tokens[0], after["version"]).json()["takeback_id"]
@@ -164,7 +164,7 @@ def test_any_new_action_cancels_a_pending_takeback(client: TestClient) -> None:
 
 
 def test_an_action_that_ended_the_round_cannot_be_taken_back(client: TestClient) -> None:
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     body = state(client, room_id)
     for _ in range(3):  # two cards each: the fourth play ends the round
         seat = body["to_act"][0]
@@ -190,7 +190,7 @@ def test_an_action_that_ended_the_round_cannot_be_taken_back(client: TestClient)
 
 def test_a_seat_asks_at_most_a_few_times_per_round(sqlite_client: TestClient) -> None:
     client = sqlite_client
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     body = state(client, room_id, tokens[0])
     for _ in range(PER_ROUND):
         after = play(client, room_id, tokens[0], body["legal_actions"][0], body["version"])
@@ -213,10 +213,7 @@ def test_bots_approve_at_once(sqlite_url: str, tiny: str) -> None:
     upgrade(sqlite_url)
     # The bot waits before playing, so Ann's play is still the last action when she asks.
     with TestClient(create_app(Settings(database_url=sqlite_url, bot_delay=30, **NO_LIMITS))) as client:
-        room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-        room_id, token = room["room_id"], room["token"]
-        client.post(url(room_id, "/bots"), headers=auth(token), json={})
-        client.post(url(room_id, "/start"), headers=auth(token))
+        room_id, (token,) = seated_match(client, players=1, bots=1)
         first = state(client, room_id, token)
         after = play(client, room_id, token, first["legal_actions"][0], first["version"])
         assert ask(client, room_id, token, after["version"]).status_code == 201
@@ -231,7 +228,7 @@ def test_a_gone_player_need_not_approve(sqlite_url: str, tiny: str) -> None:
     with TestClient(
         create_app(Settings(database_url=sqlite_url, bot_delay=0, gone_after=0, **NO_LIMITS))
     ) as client:
-        room_id, tokens = started_room(client)
+        room_id, tokens = seated_match(client)
         first = state(client, room_id, tokens[0])
         after = play(client, room_id, tokens[0], first["legal_actions"][0], first["version"])
         # Bo has no socket open and "gone" starts at once here: the takeback needs nobody.
@@ -242,7 +239,7 @@ def test_a_gone_player_need_not_approve(sqlite_url: str, tiny: str) -> None:
 def test_a_socket_is_told_of_the_takeback_by_patches(client: TestClient) -> None:
     from .players import InProcessSocket, Player
 
-    room_id, tokens = started_room(client)
+    room_id, tokens = seated_match(client)
     with client.websocket_connect(f"/ws/rooms/{room_id}?token={tokens[1]}") as ws:
         bo = Player(1, tokens[1], InProcessSocket(ws))
         bo_before = state(client, room_id, tokens[1])
@@ -266,7 +263,7 @@ def test_a_takeback_is_replayed_by_verify_and_by_the_public_log(
     monkeypatch.setenv("DATABASE_URL", sqlite_url)
     assert main(["migrate"]) == 0
     with TestClient(create_app(Settings(database_url=sqlite_url, bot_delay=0, **NO_LIMITS))) as client:
-        room_id, tokens = started_room(client, rounds=1)
+        room_id, tokens = seated_match(client, rounds=1)
         first = state(client, room_id, tokens[0])
         after = play(client, room_id, tokens[0], first["legal_actions"][0], first["version"])
         takeback_id = ask(client, room_id, tokens[0], after["version"]).json()["takeback_id"]
@@ -405,14 +402,13 @@ def test_a_takeback_across_two_processes(postgres_url: str, redis_url: str, spaw
 
     env = {"DATABASE_URL": postgres_url, "REDIS_URL": redis_url, "MOTABLE_RATE_PER_SECOND": "0"}
     a, b = spawn(env), spawn(env)
-    room = httpx.post(f"{a.base_url}/api/rooms", json={"game": "mojo", "name": "Ann"}).json()
-    room_id, tokens = room["room_id"], [room["token"]]
-    tokens.append(httpx.post(f"{b.base_url}/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"])
+    room = new_room(a.base_url, "mojo")
+    room_id, tokens = room.room_id, [room.token, join(b.base_url, room)]
     servers = [a, b]
     with ExitStack() as stack:
         ann = join_socket(stack, a, room_id, tokens[0], 0)
         bo = join_socket(stack, b, room_id, tokens[1], 1)
-        httpx.post(f"{a.base_url}/api/rooms/{room_id}/start", headers=auth(tokens[0]))
+        start_match(a.base_url, room)
         for _ in range(200):
             public = httpx.get(f"{a.base_url}/api/rooms/{room_id}/state").json()
             seat = public["to_act"][0]
@@ -508,12 +504,11 @@ def play_bots_now(client: TestClient) -> None:
 
 def ann_bot_bo(client: TestClient) -> tuple[str, str, str]:
     """Ann (seat 0, host), a bot (seat 1: due after Ann) and Bo (seat 2), started."""
-    room = client.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-    room_id, ann = room["room_id"], room["token"]
-    assert client.post(url(room_id, "/bots"), headers=auth(ann), json={}).status_code == 201
-    bo = client.post(url(room_id, "/join"), json={"name": "Bo"}).json()["token"]
-    assert client.post(url(room_id, "/start"), headers=auth(ann)).status_code == 200
-    return room_id, ann, bo
+    room = new_room(client)
+    add_bot(client, room)
+    bo = join(client, room)
+    start_match(client, room)
+    return room.room_id, room.token, bo
 
 
 def ann_asks(client: TestClient, room_id: str, ann: str) -> tuple[dict[str, Any], dict[str, Any], str]:
@@ -563,7 +558,7 @@ def test_the_asker_withdraws_and_the_bot_due_plays(held_client: TestClient) -> N
 
 
 def test_withdrawing_refuses_everyone_but_the_asker_and_a_takeback_not_pending(client: TestClient) -> None:
-    room_id, tokens = started_room(client, humans=3)
+    room_id, tokens = seated_match(client, players=3)
     ann, bo, _cy = tokens
     _first, after, takeback_id = ann_asks(client, room_id, ann)
     bodies = [state(client, room_id, t) for t in [*tokens, None]]
@@ -604,7 +599,7 @@ def test_a_bot_standing_in_for_the_one_asked_ends_the_wait_and_plays(
 ) -> None:
     """The review's stall: Ann asks, Bo (next to act) closes his tab and is gone, Ann lets a bot play
     for him. Nobody at the table said yes, so Ann's card stands and Bo's bot plays."""
-    room_id, (ann, bo) = started_room(still)
+    room_id, (ann, bo) = seated_match(still)
     _first, after, takeback_id = ann_asks(still, room_id, ann)
     assert state(still, room_id)["takeback"]["waiting_for"] == [1]
     monkeypatch.setattr(runtime_of(still).times, "gone_after", 0.0)  # Bo is gone from now on
@@ -625,7 +620,7 @@ def test_a_removed_player_is_not_waited_for_and_the_others_agreed(
     so the card is taken back."""
     from .players import InProcessSocket, Player
 
-    room_id, (ann, _bo, cy) = started_room(still, humans=3)
+    room_id, (ann, _bo, cy) = seated_match(still, players=3)
     with still.websocket_connect(f"/ws/rooms/{room_id}?token={cy}") as ws:
         Player(2, cy, InProcessSocket(ws))  # Cy stays at the table: her socket is open
         first, after, takeback_id = ann_asks(still, room_id, ann)
@@ -641,7 +636,7 @@ def test_a_removed_player_is_not_waited_for_and_the_others_agreed(
 
 
 def test_the_one_asked_leaves_and_the_bot_taking_the_seat_plays(still: TestClient) -> None:
-    room_id, (ann, bo) = started_room(still)
+    room_id, (ann, bo) = seated_match(still)
     _first, after, _takeback_id = ann_asks(still, room_id, ann)
     assert still.post(url(room_id, "/leave"), headers=auth(bo)).status_code == 200
     assert state(still, room_id)["takeback"] is None
@@ -650,7 +645,7 @@ def test_the_one_asked_leaves_and_the_bot_taking_the_seat_plays(still: TestClien
 
 
 def test_the_asker_leaving_takes_the_question_away(still: TestClient) -> None:
-    room_id, (ann, bo, cy) = started_room(still, humans=3)
+    room_id, (ann, bo, cy) = seated_match(still, players=3)
     _first, after, takeback_id = ann_asks(still, room_id, ann)
     assert answer(still, room_id, bo, takeback_id, "approve").status_code == 200
     assert still.post(url(room_id, "/leave"), headers=auth(ann)).status_code == 200
@@ -665,7 +660,7 @@ def test_a_player_gone_while_asked_is_no_longer_waited_for(client: TestClient) -
     took the ask looks again, and with nobody left who said yes the card stands."""
     from .test_people import gone
 
-    room_id, (ann, bo) = started_room(client)
+    room_id, (ann, bo) = seated_match(client)
     _first, after, takeback_id = ann_asks(client, room_id, ann)
     assert state(client, room_id)["takeback"]["waiting_for"] == [1]
     gone(client, room_id, 1, runtime_of(client).times.gone_after + 60)
@@ -741,10 +736,7 @@ def test_a_takeback_never_stalls_a_real_server(sqlite_url: str, spawn: Any) -> N
         assert asked.status_code == 201, asked.text
         return version, asked.json()["takeback_id"]
 
-    made = httpx.post(base, json={"game": "tiny", "name": "Ann"}).json()
-    room_id, ann = made["room_id"], made["token"]
-    bo = httpx.post(f"{base}/{room_id}/join", json={"name": "Bo"}).json()["token"]
-    assert httpx.post(f"{base}/{room_id}/start", headers=auth(ann)).status_code == 200
+    room_id, (ann, bo) = seated_match(server.base_url)
     with ws_connect(f"{server.ws_url}/ws/rooms/{room_id}?token={bo}") as bo_tab:
         bo_tab.recv(timeout=10)
         after, _takeback_id = ann_plays_and_asks(room_id, ann)
@@ -754,11 +746,11 @@ def test_a_takeback_never_stalls_a_real_server(sqlite_url: str, spawn: Any) -> N
     wait_for(lambda: get_state(room_id)["version"] == after + 1, seconds=20)
     assert get_state(room_id, ann)["to_act"] == [0] and get_state(room_id)["takeback"] is None
 
-    made = httpx.post(base, json={"game": "tiny", "name": "Ann"}).json()
-    room_id, ann = made["room_id"], made["token"]
-    assert httpx.post(f"{base}/{room_id}/bots", headers=auth(ann), json={}).status_code == 201
-    bo = httpx.post(f"{base}/{room_id}/join", json={"name": "Bo"}).json()["token"]
-    assert httpx.post(f"{base}/{room_id}/start", headers=auth(ann)).status_code == 200
+    made = new_room(server.base_url)
+    add_bot(server.base_url, made)
+    bo = join(server.base_url, made)
+    start_match(server.base_url, made)
+    room_id, ann = made.room_id, made.token
     with ws_connect(f"{server.ws_url}/ws/rooms/{room_id}?token={bo}") as bo_tab:
         bo_tab.recv(timeout=10)
         after, takeback_id = ann_plays_and_asks(room_id, ann)

@@ -10,6 +10,7 @@ from starlette.testclient import TestClient
 from app.config import Settings
 from app.main import create_app
 from engines.core import registry, seed_commitment
+from tests.rooms import seated_match
 
 from .conftest import auth
 
@@ -39,10 +40,8 @@ def seeded(database_url: str) -> Iterator[TestClient]:
 def test_matches_are_dealt_from_the_test_seeds_in_turn(seeded: TestClient) -> None:
     commitments = []
     for _ in range(3):
-        room = seeded.post("/api/rooms", json={"game": "tiny", "name": "Ann"}).json()
-        room_id, host = room["room_id"], auth(room["token"])
-        seeded.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"})
-        assert seeded.post(f"/api/rooms/{room_id}/start", headers=host).status_code == 200
+        room_id, (ann, _bo) = seated_match(seeded)
+        host = auth(ann)
         commitments.append(seeded.get(f"/api/rooms/{room_id}/log", headers=host).json()["seed_commitment"])
     assert commitments == [seed_commitment(41), seed_commitment(42), seed_commitment(41)]
 

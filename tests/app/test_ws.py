@@ -10,9 +10,10 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.rooms import new_room
+
 from .conftest import auth
 from .players import InProcessSocket, Player, play_to_the_end
-from .test_api import new_room
 
 
 def connect(
@@ -25,7 +26,7 @@ def connect(
 
 def test_bad_token_closes_1008(client: TestClient) -> None:
     room = new_room(client)
-    for url in (f"/ws/rooms/{room['room_id']}?token=forged", "/ws/rooms/nope"):
+    for url in (f"/ws/rooms/{room.room_id}?token=forged", "/ws/rooms/nope"):
         with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(url) as ws:
             ws.receive_json()
         assert closed.value.code == 1008
@@ -33,7 +34,7 @@ def test_bad_token_closes_1008(client: TestClient) -> None:
 
 def test_a_match_over_sockets(client: TestClient) -> None:
     room = new_room(client, rounds=2)
-    room_id, host = room["room_id"], room["token"]
+    room_id, host = room.room_id, room.token
     stack = ExitStack()
     with stack:
         check_match(client, stack, room_id, host)
@@ -71,7 +72,7 @@ def check_match(client: TestClient, stack: ExitStack, room_id: str, host: str) -
 
 def test_socket_errors_and_reconnect(client: TestClient) -> None:
     room = new_room(client)
-    room_id, host = room["room_id"], room["token"]
+    room_id, host = room.room_id, room.token
     guest = client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"}).json()["token"]
     client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
     with ExitStack() as stack:
@@ -138,7 +139,7 @@ REFUSALS = [
 
 def test_each_refused_message_is_told_why_with_its_id(client: TestClient) -> None:
     room = new_room(client)
-    room_id, host = room["room_id"], room["token"]
+    room_id, host = room.room_id, room.token
     client.post(f"/api/rooms/{room_id}/join", json={"name": "Bo"})
     client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
     with ExitStack() as stack:
