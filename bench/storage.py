@@ -67,7 +67,6 @@ class Services:
     def add_bot(self, room_id: str, token: str) -> None:
         with self.db.transaction() as session:
             rooms.add_bot(session, room_id, token)
-        self.seats.forget(room_id)
 
     def play_bot(self, turn: Any) -> None:
         result = self.moves.apply_moves([self.bot_turns.choose_bot(turn)])[0]

@@ -1,6 +1,7 @@
 """The one door for a change to a room: a command runs in one transaction on a worker thread, the
-room's revision is bumped in that transaction, and the table lines it wrote are published once it
-is committed.
+room's revision is bumped in that transaction, and once it is committed the rooms whose seat epoch
+it raised are told (this process's seat cache first, then every process by a "seats" event carrying
+the epoch: app/services/seats.py) and the table lines it wrote are published.
 
 Every room body carries a `revision` (app/playing/views.py `room_body`): the room row's counter plus
 its match's version. A command bumps the counter at its start, which also takes the room's row lock
@@ -20,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from app.db import Database
 from app.playing.publisher import Publisher
 from app.services import people, rooms
+from app.services.seats import Seats
 
 T = TypeVar("T")
 
@@ -27,30 +29,44 @@ Lines = list[tuple[str, dict[str, Any]]]
 
 
 class Commands:
-    def __init__(self, db: Database, publisher: Publisher) -> None:
+    def __init__(self, db: Database, publisher: Publisher, seats: Seats) -> None:
         self.db = db
         self.publisher = publisher
+        self.seats = seats
 
-    def _run(self, room_id: str | None, work: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, Lines]:
+    def _run(
+        self, room_id: str | None, work: Callable[..., T], args: tuple[Any, ...]
+    ) -> tuple[T, Lines, dict[str, int]]:
         with self.db.transaction() as session:
             if room_id is not None:
                 rooms.touch(session, room_id)
             done = work(session, *args)
-            return done, list(session.info.pop(people.TABLE_LINES, []))
+            epochs = dict(session.info.pop(people.SEAT_EPOCHS, {}))
+            return done, list(session.info.pop(people.TABLE_LINES, [])), epochs
 
     async def run(self, room_id: str | None, work: Callable[..., T], *args: Any) -> T:
         """Run `work(session, *args)` as a change to `room_id` (None: a room the work makes or finds
-        itself, which bumps it with `rooms.touch`); then tell each table the lines of its own that
-        the work wrote (a seat moved, a player left...), once they are committed."""
-        done, lines = await run_in_threadpool(self._run, room_id, work, args)
-        for line_room, line in lines:
-            await self.publisher.chat(line_room, line)
+        itself, which bumps it with `rooms.touch`). Once it is committed: each room whose seat epoch
+        it raised is told to this process's seats (before the caller answers: an old token is
+        refused here from then on) and to every process, with the room body; then each table is told
+        the lines of its own that the work wrote (a seat moved, a player left...)."""
+        return (await self._told(room_id, work, args))[0]
+
+    async def change(self, room_id: str, work: Callable[..., T], *args: Any) -> T:
+        """`run`, and the room body is published whether or not the work raised the seat epoch (a
+        "seats" event carries the body; without one, a "room" event)."""
+        done, epochs = await self._told(room_id, work, args)
+        if room_id not in epochs:
+            await self.publisher.room_changed(room_id)
         return done
 
-    def run_here(self, room_id: str | None, work: Callable[..., T], *args: Any) -> T:
-        """The same on the calling thread, for work that is already off the event loop; the caller
-        publishes what it returns (table lines are not expected there)."""
-        done, lines = self._run(room_id, work, args)
-        if lines:
-            raise RuntimeError("a command run off the event loop wrote table lines it cannot publish")
-        return done
+    async def _told(
+        self, room_id: str | None, work: Callable[..., T], args: tuple[Any, ...]
+    ) -> tuple[T, dict[str, int]]:
+        done, lines, epochs = await run_in_threadpool(self._run, room_id, work, args)
+        for seats_room, epoch in epochs.items():
+            self.seats.saw(seats_room, epoch)
+            await self.publisher.seats_changed(seats_room, epoch)
+        for line_room, line in lines:
+            await self.publisher.chat(line_room, line)
+        return done, epochs

@@ -1,11 +1,14 @@
 """What this process's sockets are sent for each published event: the playing layer's side of the
-broker. It forgets what a "seats" or "gone" event says is stale, builds each viewer's body (app/playing/
-views.py) and hands the bodies down to the hub, which only diffs and sends."""
+broker. It passes on the seat epoch a "seats" event carries (or a "gone" event's end of the room) to
+the seat cache and closes the sockets whose token stopped working, builds each viewer's body
+(app/playing/views.py) and hands the bodies down to the hub, which only diffs and sends."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
+
+from starlette.concurrency import run_in_threadpool
 
 from app.playing.views import Views
 from app.realtime.hub import Bodies, Hub
@@ -20,13 +23,17 @@ class Fanout:
         self.hub = hub
         self.views = views
         self.seats = seats
+        # The seat epoch each watched room's sockets were last checked at (their tokens against the
+        # seats' tokens then).
+        self._checked: dict[str, int] = {}
 
     async def handle(self, room_id: str, event: dict[str, Any]) -> None:
         """One event, published by this process or another (app/playing/publisher.py)."""
         kind = event.get("kind")
-        if kind in ("seats", "gone"):
-            # Every process forgets, whether or not it holds a socket of the room.
-            self.seats.forget(room_id)
+        if kind == "seats":
+            await self.seats_seen(room_id, event["epoch"])
+        elif kind == "gone":
+            await self.seats_seen(room_id, None)
         if not self.hub.watched(room_id):
             return
         if kind == "gone":
@@ -39,10 +46,33 @@ class Fanout:
         elif kind == "state":
             await self.push_state(room_id, event if "version" in event else None)
         else:
-            revoked = event.get("revoked")
-            if revoked is not None:
-                self.hub.close_seat(room_id, revoked)
             await self.push_room(room_id)
+
+    async def seats_seen(self, room_id: str, epoch: int | None) -> bool:
+        """The room's seat epoch is `epoch` now (None: it was deleted), however this process learned
+        it: the seat cache keeps only what is at that epoch (app/services/seats.py), and when the
+        room's sockets were checked at another, the sockets whose token no longer holds their seat are
+        closed (they reconnect and are refused with 1008). True when they were checked at an older
+        epoch before: what they were sent since may need sending again (the event may have been lost)."""
+        self.seats.saw(room_id, epoch)
+        if epoch is None or not self.hub.watched(room_id):
+            self._checked.pop(room_id, None)
+            return False
+        checked = self._checked.get(room_id)
+        if checked is not None and checked >= epoch:
+            return False
+        self._checked[room_id] = epoch
+        tokens = await run_in_threadpool(self.seats.seat_tokens, room_id)
+        closed = self.hub.close_revoked(room_id, tokens)
+        if closed:
+            log.info("closed %d socket(s) of room %s whose token was revoked", closed, room_id)
+        return checked is not None
+
+    def unwatched(self, watched: set[str]) -> None:
+        """Rooms no socket of this process watches any more are not kept checked."""
+        for room_id in list(self._checked):
+            if room_id not in watched:
+                del self._checked[room_id]
 
     async def push_room(self, room_id: str) -> None:
         await self.hub.push_room(room_id, lambda: self.views.room(room_id))
@@ -61,9 +91,8 @@ class Fanout:
 
     async def resync(self) -> None:
         """Bring every room's sockets up to date after events may have been missed (the broker
-        reconnected): what this process remembers of seats is dropped too, as "seats" events may be
-        among the missed ones."""
-        self.seats.forget_all()
+        reconnected). Missed "seats" events need nothing here: the epochs read back every second
+        (app/playing/seatwatch.py) bring the seat cache and the sockets' tokens up to date."""
         for room_id in self.hub.rooms():
             try:
                 await self.refresh(room_id)

@@ -72,7 +72,7 @@ class Master:
         self.people_times = times
         self.writer = Writer(moves.apply_moves)
         # The one door for a change to a room other than a move (app/playing/commands.py).
-        self.commands = Commands(db, publisher)
+        self.commands = Commands(db, publisher, seats)
         # What follows every committed move, whoever made it (app/playing/played.py).
         self.after_move = AfterMove(seats, views.verdicts, publisher)
         self.bots = BotRunner(db, bot_turns, self.writer.submit, self.after_move, bot_delay, clock)

@@ -44,6 +44,8 @@ class Passkeys:
         signed_in = await self.commands.run(
             None, passkeys.login, challenge_id, credential, keep_other_devices, attach, rp, self.cache
         )
-        for room_id, seat in signed_in.revoked:
-            await self.people.seats_changed(room_id, revoked=seat)
+        for room_id, _seat in signed_in.revoked:
+            # The command told every process the rooms' new seat epochs (the old tokens' sockets
+            # close): their bots wake.
+            self.people.wake_bots(room_id)
         return signed_in.body

@@ -71,17 +71,9 @@ class People:
         with self.db.read() as session:
             return work(session)
 
-    async def seats_changed(self, room_id: str, revoked: int | None = None) -> None:
-        """Who plays a seat (or its token) changed: every process forgets what it knew of the room's
-        seats, the sockets of a revoked seat are closed, everyone gets the room body, bots wake."""
-        self.seats.forget(room_id)
-        await self.publisher.seats_changed(room_id, revoked)
-        self.wake_bots(room_id)
-
     # -- clock -----------------------------------------------------------------
     async def set_clock(self, room_id: str, token: str | None, seconds: int | None) -> dict[str, Any]:
-        await self.commands.run(room_id, people.set_clock, room_id, token, seconds)
-        await self.publisher.room_changed(room_id)
+        await self.commands.change(room_id, people.set_clock, room_id, token, seconds)
         return await self.views.room(room_id)
 
     # -- bots standing in ------------------------------------------------------
@@ -91,13 +83,13 @@ class People:
             room_id, people.stand_in, room_id, token, seat, self.cache, connected, self.times
         )
         await self._takeback_after(room_id)
-        await self.seats_changed(room_id)
+        self.wake_bots(room_id)
         return await self.views.room(room_id)
 
     async def take_back(self, room_id: str, seat: int) -> bool:
         taken = await self.commands.run(room_id, people.take_back, room_id, seat)
         if taken:
-            await self.seats_changed(room_id)
+            self.wake_bots(room_id)
         return taken
 
     async def come_back(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
@@ -110,9 +102,9 @@ class People:
         return await self.views.room(room_id)
 
     async def leave(self, room_id: str, token: str | None) -> dict[str, Any]:
-        seat = await self.commands.run(room_id, people.leave, room_id, token, self.cache)
+        await self.commands.run(room_id, people.leave, room_id, token, self.cache)
         await self._takeback_after(room_id)
-        await self.seats_changed(room_id, revoked=seat)
+        self.wake_bots(room_id)
         return await self.views.room(room_id)
 
     async def remove(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
@@ -121,7 +113,7 @@ class People:
             room_id, people.remove, room_id, token, seat, connected, self.times, self.cache
         )
         await self._takeback_after(room_id)
-        await self.seats_changed(room_id, revoked=seat)
+        self.wake_bots(room_id)
         return await self.views.room(room_id)
 
     async def _takeback_after(self, room_id: str) -> None:
@@ -141,8 +133,7 @@ class People:
         if not self.asking.allow(f"{address_key(client)}:{room_id}"):
             raise AppError("rate_limited", "too many seat requests; wait a minute and retry", retry_after=20)
         asker = address_digest(client)
-        asked = await self.commands.run(room_id, people.ask_for_seat, room_id, seat, self.times, asker)
-        await self.publisher.room_changed(room_id)
+        asked = await self.commands.change(room_id, people.ask_for_seat, room_id, seat, self.times, asker)
         self.publisher.note(room_id, {"kind": "asked", "seat": seat})
         return asked
 
@@ -155,7 +146,7 @@ class People:
         # Unknown presence is passed on as None: the holder may still answer for their own seat, and
         # anyone else's answer is refused with 503 (people.consent needs to know who is gone).
         connected = await self.presence.known(room_id)
-        answered = await self.commands.run(
+        answered = await self.commands.change(
             room_id,
             people.answer_request,
             room_id,
@@ -166,25 +157,22 @@ class People:
             self.times,
             self.cache,
         )
-        if answered.handed_over:
-            await self.seats_changed(room_id, revoked=answered.seat)
-        else:
-            await self.seats_changed(room_id)
+        self.wake_bots(room_id)
         await self._followed(answered.followed)
         return answered.body
 
     async def _followed(self, followed: tuple[tuple[str, int], ...]) -> None:
-        """Rematch seats that followed a seat move (people.follow_to_rematches): their old token is
-        revoked there too."""
-        for rematch_id, seat in followed:
-            await self.seats_changed(rematch_id, revoked=seat)
+        """Rematch seats that followed a seat move (people.follow_to_rematches): their old token was
+        revoked there too (the command told those rooms), and their bots wake."""
+        for rematch_id, _seat in followed:
+            self.wake_bots(rematch_id)
 
     async def holder_back(self, room_id: str, seat: int) -> None:
         """The holder acted or connected: a move of their seat in its refusal window lapses. Looked
         for first by a read (there rarely is one), so a connecting socket takes no write lock."""
         waiting = await run_in_threadpool(self._read, lambda s: seat in people.waiting_seats(s, room_id))
         if waiting and await self.commands.run(room_id, people.holder_back, room_id, seat, self.cache):
-            await self.seats_changed(room_id)
+            self.wake_bots(room_id)
 
     async def carry_out_due(self) -> None:
         """Hand over the seats whose refusal window is over (any process may; one does each)."""
@@ -192,7 +180,7 @@ class People:
         for request_id in due:
             done = await self.commands.run(None, people.carry_out, request_id, self.cache)
             if done is not None:
-                await self.seats_changed(done.room_id, revoked=done.seat)
+                self.wake_bots(done.room_id)
                 await self._followed(done.followed)
 
     async def seat_check(self, room_id: str, token: str | None) -> dict[str, Any]:
@@ -215,6 +203,5 @@ class People:
         return await run_in_threadpool(self._read, lambda session: people.chat_log(session, room_id))
 
     async def set_chat_spectators(self, room_id: str, token: str | None, allowed: bool) -> dict[str, Any]:
-        await self.commands.run(room_id, people.set_chat_spectators, room_id, token, allowed)
-        await self.publisher.room_changed(room_id)
+        await self.commands.change(room_id, people.set_chat_spectators, room_id, token, allowed)
         return await self.views.room(room_id)

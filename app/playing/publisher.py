@@ -5,8 +5,9 @@ Every process hears every event (app/realtime/broker.py) and turns it into what 
 - "state": the match moved; with the move (match, game, version, seat, action, status) when one move
   made it, so every process can build the bodies from the state it holds;
 - "room": the room body changed;
-- "seats": who plays a seat, or with which token, changed: forget what is remembered of the room's
-  seats (`revoked`: the seat whose old token stopped working), then the room body;
+- "seats": who plays a seat, or with which token, changed, and the room's seat epoch is now `epoch`:
+  what is remembered of the room's seats at an older one is dropped, sockets whose token stopped
+  working are closed, then the room body (published by the command runner, app/playing/commands.py);
 - "gone": the room was deleted (app/retention.py, which publishes it): forget it, close its sockets;
 - "chat": a chat line, or a line of the table's own;
 - "screens": table-screen pairing codes gave way (app/services/screens.py): each screen of the room
@@ -77,8 +78,8 @@ class Publisher:
     async def room_changed(self, room_id: str) -> None:
         await self.publish(room_id, {"kind": "room"})
 
-    async def seats_changed(self, room_id: str, revoked: int | None = None) -> None:
-        await self.publish(room_id, {"kind": "seats", "revoked": revoked})
+    async def seats_changed(self, room_id: str, epoch: int) -> None:
+        await self.publish(room_id, {"kind": "seats", "epoch": epoch})
 
     async def chat(self, room_id: str, message: dict[str, Any]) -> None:
         await self.publish(room_id, {"kind": "chat", "message": message})

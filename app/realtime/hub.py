@@ -130,13 +130,6 @@ class Hub:
         for conn in list(self._rooms.get(room_id, ())):
             conn.send(message)
 
-    def close_seat(self, room_id: str, seat: int) -> None:
-        """Close the sockets of `seat`: its old token stopped working, they reconnect and are refused."""
-        for conn in list(self._rooms.get(room_id, ())):
-            if conn.seat == seat and not conn.closing:
-                conn.closing = True
-                conn.outbox.put_nowait(CLOSE)
-
     def close_room(self, room_id: str) -> None:
         """Close every socket of the room (it was deleted): reconnecting, the client is told so."""
         for conn in list(self._rooms.get(room_id, ())):

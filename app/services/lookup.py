@@ -1,9 +1,10 @@
-"""Looking a room up by its id: the one place an unknown room becomes the contract's `not_found`."""
+"""Looking a room up by its id (the one place an unknown room becomes the contract's `not_found`), and
+its seat epoch."""
 
 from __future__ import annotations
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from app.errors import AppError
 from app.models import Room
@@ -31,6 +32,22 @@ def seat_epoch(session: Session, room_id: str) -> int:
     if epoch is None:
         raise _no_room(room_id)
     return int(epoch)
+
+
+# session.info key: {room id: seat epoch} of the rooms whose seat epoch the transaction raised.
+SEAT_EPOCHS = "seat_epochs"
+
+
+def bump_epoch(room: Room) -> None:
+    """Who plays a seat, or with which token, changed: the room's seat epoch goes up, which is what
+    every process keys what it remembers of the room's seats by (app/services/seats.py). The command
+    runner publishes the new epoch once it is committed (app/playing/commands.py). The room body
+    changed too (its revision), whichever command did it."""
+    room.seat_epoch = (room.seat_epoch or 0) + 1
+    room.revision = (room.revision or 0) + 1
+    session = object_session(room)
+    if session is not None:
+        session.info.setdefault(SEAT_EPOCHS, {})[room.id] = room.seat_epoch
 
 
 def require_room(session: Session, room_id: str) -> None:

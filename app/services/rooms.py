@@ -16,7 +16,7 @@ from app.names import bot_name, unique_name
 from app.roomids import new_room_id
 from app.services import outbox, screens
 from app.services.auth import hash_token, new_token, player_seat
-from app.services.lookup import find_room
+from app.services.lookup import bump_epoch, find_room
 from app.services.matches import current_match, seed_commitment
 from engines.core import EngineError, game_ids, get_engine
 
@@ -320,8 +320,8 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
         if kept is not None:
             fresh = new_token()
             kept.token_hash = hash_token(fresh)
-            # The old token stops working there on every process (app/playing/seatwatch.py).
-            find_room(session, room.rematch_id).seat_epoch += 1
+            # The old token stops working there on every process (app/services/seats.py).
+            bump_epoch(find_room(session, room.rematch_id))
             return {"room_id": room.rematch_id, "created": False, "seat": kept.seat, "token": fresh}
         return {"room_id": room.rematch_id, "created": False}
     me = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one()

@@ -1,5 +1,13 @@
-"""Who holds which seat, remembered per process: seat tokens and each started room's settled facts,
-forgotten on every change of a room's seats (told by the broker, or found by the room's seat epoch)."""
+"""Who holds which seat, remembered per process: seat tokens and each started room's settled facts.
+
+One rule keeps them fresh: everything remembered of a room is keyed by the room's seat epoch, which
+every change of who plays a seat (or with which token) raises in its own transaction
+(app/services/people/common.py `bump_epoch`). Whoever learns a room's epoch tells `saw`; what was
+remembered at an older epoch is dropped there, and a read that found an older epoch than one already
+seen is not kept. The epoch comes from wherever it is read: the transaction of the command that
+raised it (app/playing/commands.py, on its own process, before it answers), the event that command
+publishes (every other process, app/playing/fanout.py), and the epochs read back every second for
+rooms this process remembers or watches (app/playing/seatwatch.py: the broker may lose an event)."""
 
 from __future__ import annotations
 
@@ -23,7 +31,8 @@ FACTS_SIZE = 8192
 @dataclass(frozen=True)
 class RoomFacts:
     """What a room's match is: its game, match, clock and the seats bots play. The bot seats change
-    only when a bot stands in or a person leaves; every process then forgets them (a "seats" event)."""
+    only when a bot stands in, a person leaves or a seat's move waits out its window, each of which
+    raises the room's seat epoch."""
 
     game: str
     match_id: int
@@ -35,33 +44,60 @@ class RoomFacts:
     # Seats with an approved move to another device in its refusal window: the holder acting makes
     # it lapse (app/playing/people.py).
     waiting: frozenset[int] = frozenset()
-    # The room's seat epoch when these were read (app/playing/seatwatch.py compares it).
+    # The room's seat epoch these were read at (the key: see the module's docstring).
     epoch: int = 0
 
 
 class Seats:
     def __init__(self, db: Database) -> None:
         self.db = db
-        # room id -> (seat epoch, {token hash -> seat}). A seat's token changes only when a seat moves
-        # to another device or its player leaves; every process then forgets the room, told by the
-        # broker or, should that message be lost, by the room's seat epoch, which SeatWatch compares
-        # every second. A miss reads every seat of the room, all remembered; an unknown token never is.
+        # room id -> (seat epoch, {token hash -> seat}). A miss reads every seat of the room, all
+        # remembered; an unknown token never is.
         self._tokens: Lru[str, tuple[int, dict[str, int]]] = Lru(FACTS_SIZE)
         # room id -> RoomFacts, only for started rooms (whose seats are settled for good).
         self._facts: Lru[str, RoomFacts] = Lru(FACTS_SIZE)
-        # Counts forget() calls: what a read begun before one of them found is not remembered (it may
-        # predate the change that made the room be forgotten, e.g. a revoked token or a stand-in).
-        self._forgets = 0
-        self._forget_lock = threading.Lock()
+        # room id -> the newest seat epoch this process has seen. Kept for more rooms than the entries
+        # above: a read that began before a change must not store what it found once the change's
+        # epoch is known. (Should one be pushed out and such a read land, the epochs read back every
+        # second drop it: app/playing/seatwatch.py.)
+        self._epochs: Lru[str, int] = Lru(4 * FACTS_SIZE)
+        self._lock = threading.Lock()
+
+    def saw(self, room_id: str, epoch: int | None) -> bool:
+        """The room's seat epoch is `epoch` now (None: the room was deleted). What was remembered at an
+        older epoch is dropped. True when the epoch is newer than any seen before (or the room is
+        gone), False when it was known already."""
+        with self._lock:
+            if epoch is None:
+                self._epochs.discard(room_id)
+                self._facts.discard(room_id)
+                self._tokens.discard(room_id)
+                return True
+            return self._advance(room_id, epoch) > 0
+
+    def _advance(self, room_id: str, epoch: int) -> int:
+        """Under the lock: compare `epoch` with the newest seen (-1 older, 0 the same, 1 newer); a newer
+        one becomes the newest and drops what was remembered at another."""
+        newest = self._epochs.get(room_id)
+        if newest is not None and epoch <= newest:
+            return -1 if epoch < newest else 0
+        self._epochs.put(room_id, epoch)
+        tokens = self._tokens.get(room_id)
+        if tokens is not None and tokens[0] != epoch:
+            self._tokens.discard(room_id)
+        facts = self._facts.get(room_id)
+        if facts is not None and facts.epoch != epoch:
+            self._facts.discard(room_id)
+        return 1
 
     def known_seat(self, room_id: str, token: str) -> int | None:
         """The seat of `token` if this process has seen it before (no database read), else None."""
         known = self._tokens.get(room_id)
         return known[1].get(hash_token(token)) if known is not None else None
 
-    def _remember_seats(self, room_id: str, holders: dict[str, int], epoch: int, forgets: int) -> None:
-        with self._forget_lock:
-            if forgets != self._forgets:
+    def _remember_seats(self, room_id: str, holders: dict[str, int], epoch: int) -> None:
+        with self._lock:
+            if self._advance(room_id, epoch) < 0:
                 return
             known = self._tokens.get(room_id)
             tokens = known[1] if known is not None and known[0] == epoch else {}
@@ -74,14 +110,15 @@ class Seats:
             return known
         if token is None and self._tokens.get(room_id) is not None:
             # A spectator (every socket opens as one) of a room whose seats this process holds: the
-            # room exists as surely as those seats do (a deleted room's "gone" event forgets both).
+            # room exists as surely as those seats do (a deleted room's "gone" event drops both).
             return None
-        forgets = self._forgets
         with self.db.read() as session:
+            # The epoch first: should a change commit between the two reads, the tokens are newer
+            # than their key, which only makes them be read again.
             epoch = lookup.seat_epoch(session, room_id)
             holders = token_seats(session, room_id)
         # Every seat's token at once: the other players' sockets, opening next, need no read.
-        self._remember_seats(room_id, holders, epoch, forgets)
+        self._remember_seats(room_id, holders, epoch)
         if token is None:
             return None
         seat = holders.get(hash_token(token))
@@ -127,21 +164,6 @@ class Seats:
                 )
             }
 
-    def forget(self, room_id: str) -> None:
-        """Drop what this process remembers of a room: its seats or bots changed, or it was deleted.
-        Reads already under way are not remembered either (see _forgets)."""
-        with self._forget_lock:
-            self._forgets += 1
-            self._facts.discard(room_id)
-            self._tokens.discard(room_id)
-
-    def forget_all(self) -> None:
-        """Drop every room's seats and facts (the broker reconnected: forget events may be lost)."""
-        with self._forget_lock:
-            self._forgets += 1
-            self._facts.clear()
-            self._tokens.clear()
-
     def known_facts(self, room_id: str) -> RoomFacts | None:
         """The room's facts if this process holds them (no database read)."""
         return self._facts.get(room_id)
@@ -151,8 +173,9 @@ class Seats:
         known = self._facts.get(room_id)
         if known is not None:
             return known
-        forgets = self._forgets
         with self.db.read() as session:
+            # The epoch first, as in seat_of.
+            epoch = lookup.seat_epoch(session, room_id)
             match = matches.current_match(session, room_id)
             if match is None:
                 return None
@@ -163,9 +186,7 @@ class Seats:
             ).all()
             stand_in_kind = rooms.default_bot_kind(match.game)
             fallback_kind = rooms.fallback_bot_kind(match.game)
-            clock, epoch = session.execute(
-                select(Room.clock, Room.seat_epoch).where(Room.id == room_id)
-            ).one()
+            clock = session.scalar(select(Room.clock).where(Room.id == room_id))
             facts = RoomFacts(
                 match.game,
                 match.id,
@@ -178,7 +199,7 @@ class Seats:
                 people.waiting_seats(session, room_id),
                 epoch,
             )
-        with self._forget_lock:
-            if forgets == self._forgets:
+        with self._lock:
+            if self._advance(room_id, epoch) >= 0:
                 self._facts.put(room_id, facts)
         return facts

@@ -19,6 +19,7 @@ from app.errors import AppError
 from app.models import Seat
 from app.playing.writer import Writer
 from app.runtime import Runtime
+from app.services import lookup
 from app.services.matches import Applied
 from app.services.moves import Closed, Move
 from app.services.people import aware
@@ -138,18 +139,33 @@ async def test_a_failed_commit_answers_every_move_of_the_batch() -> None:
     assert [type(o) for o in outcomes] == [OSError] * 3
 
 
-def test_a_forgotten_room_is_looked_up_again(client: TestClient) -> None:
+def _raise_epoch(runtime: Any, room_id: str) -> int:
+    """Raise the room's seat epoch in the database, as a seat change does, telling no process."""
+    with runtime.db.transaction() as session:
+        room = lookup.find_room(session, room_id)
+        lookup.bump_epoch(room)
+        return int(room.seat_epoch)
+
+
+def test_a_newer_seat_epoch_drops_what_was_remembered_at_an_older_one(client: TestClient) -> None:
     runtime = _runtime(client)
     seats = runtime.seats
     room_id, (host, _guest) = seated_match(client)
     assert seats.player_seat(room_id, host) == 0 and seats.facts(room_id) is not None
     assert seats.known_seat(room_id, host) == 0 and seats.known_facts(room_id) is not None
-    seats.forget(room_id)
+    epoch = seats.known_facts(room_id).epoch  # type: ignore[union-attr]
+    # The epoch it was read at, told again (an event of this process heard back): nothing dropped.
+    assert seats.saw(room_id, epoch) is False
+    assert seats.known_seat(room_id, host) == 0 and seats.known_facts(room_id) is not None
+    assert seats.saw(room_id, epoch + 1) is True
     assert seats.known_seat(room_id, host) is None and seats.known_facts(room_id) is None
     # An unknown token is never remembered.
     with pytest.raises(AppError):
         seats.player_seat(room_id, "forged")
     assert seats.known_seat(room_id, "forged") is None
+    # A deleted room: everything of it dropped.
+    assert seats.player_seat(room_id, host) == 0
+    assert seats.saw(room_id, None) is True and seats.known_seat(room_id, host) is None
 
 
 def test_one_read_remembers_every_seat_of_the_room(client: TestClient) -> None:
@@ -158,7 +174,7 @@ def test_one_read_remembers_every_seat_of_the_room(client: TestClient) -> None:
     runtime = _runtime(client)
     seats = runtime.seats
     room_id, (host, guest) = seated_match(client)
-    seats.forget(room_id)
+    seats.saw(room_id, _raise_epoch(runtime, room_id))
     assert seats.seat_of(room_id, None) is None  # a spectator: the room is read once
     assert seats.known_seat(room_id, host) == 0 and seats.known_seat(room_id, guest) == 1
     reads: list[str] = []
@@ -178,45 +194,52 @@ def test_one_read_remembers_every_seat_of_the_room(client: TestClient) -> None:
     finally:
         seats.db.read = real_read  # type: ignore[method-assign]
     # A room this process does not know is read, and an unknown one refused, spectator or not.
-    seats.forget(room_id)
     with pytest.raises(AppError):
         seats.seat_of("zzzzzzzz", None)
 
 
-def test_a_read_begun_before_a_forget_is_not_remembered(
+def test_a_read_that_found_an_older_epoch_than_one_seen_is_not_remembered(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A token revoked (or a bot standing in) while another thread was reading the room: what that read
-    found may be from before the change, so it is used once and not kept."""
+    """A token revoked (or a bot standing in) while another thread was reading the room: the change's
+    epoch is heard before that read ends, so what the read found (from before the change) is used once
+    and not kept; a later read, at the new epoch, is."""
     import app.services.seats as seats_module
 
     runtime = _runtime(client)
     seats = runtime.seats
     room_id, (host, _guest) = seated_match(client)
     other_room, _ = seated_match(client)
-    seats.forget(room_id)
     real_token_seats, real_match = seats_module.token_seats, seats_module.matches.current_match
 
-    def seats_then_forget(session: Any, room: str) -> dict[str, int]:
+    # The change commits and its epoch is heard while a read is under way (the read found the
+    # epoch from before it).
+    def seats_then_change(session: Any, room: str) -> dict[str, int]:
         holders = real_token_seats(session, room)
-        seats.forget(room)  # the change commits and is heard while this read is under way
+        seats.saw(room, held_epoch[room] + 1)
         return holders
 
-    def match_then_forget(session: Any, room: str, lock: bool = False) -> Any:
+    def match_then_change(session: Any, room: str, lock: bool = False) -> Any:
         match = real_match(session, room, lock=lock)
-        seats.forget(room)
+        seats.saw(room, held_epoch[room] + 2)
         return match
 
-    monkeypatch.setattr(seats_module, "token_seats", seats_then_forget)
-    monkeypatch.setattr(seats_module.matches, "current_match", match_then_forget)
+    with runtime.db.read() as session:
+        held_epoch = {room_id: lookup.seat_epoch(session, room_id)}
+    monkeypatch.setattr(seats_module, "token_seats", seats_then_change)
+    monkeypatch.setattr(seats_module.matches, "current_match", match_then_change)
     assert seats.player_seat(room_id, host) == 0
     assert seats.facts(room_id) is not None
     assert seats.known_seat(room_id, host) is None and seats.known_facts(room_id) is None
     monkeypatch.undo()
-    # Reads with no forget meanwhile are remembered, and forgetting one room keeps the others.
-    assert seats.player_seat(room_id, host) == 0 and seats.facts(other_room) is not None
-    seats.forget(room_id)
-    assert seats.known_facts(other_room) is not None
+    # Once the database holds that epoch too, reads are remembered; another room is untouched.
+    for _ in range(2):
+        _raise_epoch(runtime, room_id)
+    assert seats.player_seat(room_id, host) == 0 and seats.facts(room_id) is not None
+    assert seats.known_seat(room_id, host) == 0 and seats.known_facts(room_id) is not None
+    assert seats.facts(other_room) is not None
+    seats.saw(room_id, held_epoch[room_id] + 3)
+    assert seats.known_facts(other_room) is not None and seats.known_facts(room_id) is None
 
 
 def test_sockets_opening_in_a_waiting_room_write_only_the_rooms_revision(

@@ -5,6 +5,7 @@ Each function runs inside the caller's transaction and raises AppError, having w
 it refuses. Callers use the names below (`people.X`); a test that patches a name patches the module
 that reads it (`people.chat.CHAT_KEPT`), not this one."""
 
+from app.services.lookup import SEAT_EPOCHS, bump_epoch
 from app.services.people.chat import (
     TABLE_LINES,
     chat_log,
@@ -13,7 +14,7 @@ from app.services.people.chat import (
     table_line,
 )
 from app.services.people.clocks import deadline, set_clock
-from app.services.people.common import Times, aware, bump_epoch, playing_room, seat_row, seats_of
+from app.services.people.common import Times, aware, playing_room, seat_row, seats_of
 from app.services.people.handover import (
     LONE_APPROVER_AFTER,
     answer_request,
@@ -33,6 +34,7 @@ from app.services.people.standins import leave, remove, stand_in, take_back
 
 __all__ = [
     "LONE_APPROVER_AFTER",
+    "SEAT_EPOCHS",
     "TABLE_LINES",
     "Times",
     "answer_request",

@@ -53,14 +53,6 @@ def seat_row(session: Session, room_id: str, seat: int) -> Seat:
     return row
 
 
-def bump_epoch(room: Room) -> None:
-    """Who plays a seat, or with which token, changed: processes that cached the room's seats see the
-    new epoch within seconds and forget them (app/playing/seatwatch.py). The room body changed too
-    (its revision: app/playing/commands.py), whichever command did it."""
-    room.seat_epoch = (room.seat_epoch or 0) + 1
-    room.revision = (room.revision or 0) + 1
-
-
 def playing_room(session: Session, room_id: str) -> tuple[Room, Match]:
     """The room, locked, and its match, which must be in play."""
     room = find_room(session, room_id, lock=True)

@@ -19,10 +19,10 @@ from app.services import outbox
 from app.services.alert_seats import forget_alerts
 from app.services.auth import hash_token, new_token, player_seat
 from app.services.cache import StateCache
-from app.services.lookup import find_room
+from app.services.lookup import bump_epoch, find_room
 from app.services.matches import current_match
 from app.services.people.chat import table_line
-from app.services.people.common import Times, aware, bump_epoch, seat_row, seats_of
+from app.services.people.common import Times, aware, seat_row, seats_of
 from app.services.people.presence import gone_for
 
 # A request is pending until answered; approved by the holder it is carried out at once; approved by

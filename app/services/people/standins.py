@@ -14,11 +14,11 @@ from app.services import pause_rules
 from app.services.alert_seats import forget_alerts
 from app.services.auth import player_seat
 from app.services.cache import StateCache
-from app.services.lookup import find_room
+from app.services.lookup import bump_epoch, find_room
 from app.services.matches import load_state
 from app.services.people.chat import table_line
 from app.services.people.clocks import deadline
-from app.services.people.common import Times, bump_epoch, playing_room, seat_row, seats_of
+from app.services.people.common import Times, playing_room, seat_row, seats_of
 from app.services.people.handover import OPEN
 from app.services.people.presence import gone_for
 from app.services.rooms import default_bot_kind
