@@ -12,6 +12,11 @@ class Clock(Protocol):
         """Seconds on a monotonic scale (only differences mean anything)."""
         ...
 
+    def wall(self) -> float:
+        """Seconds since the Unix epoch, to compare with the times the database holds (the alert
+        dispatcher's turn graces and clock quarters). Moves with `now`."""
+        ...
+
     async def sleep(self, seconds: float) -> None: ...
 
     async def wait(self, event: asyncio.Event, seconds: float) -> bool:
@@ -24,6 +29,9 @@ class SystemClock:
 
     def now(self) -> float:
         return time.monotonic()
+
+    def wall(self) -> float:
+        return time.time()
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)

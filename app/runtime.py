@@ -41,9 +41,9 @@ log = logging.getLogger(__name__)
 class Runtime:
     def __init__(self, settings: Settings, clock: Clock = SYSTEM_CLOCK) -> None:
         self.settings = settings
-        # What the process's loops wait on (bots, takeback and seat watches, presence heartbeat,
-        # pruning): a test passes one it moves itself (tests/clocks.py) instead of sleeping. Not the
-        # alert dispatcher: its times are wall-clock ones compared with the database's.
+        # What the process's loops wait on and read the time from (bots, takeback and seat watches,
+        # presence heartbeat, pruning, the alert dispatcher's wall clock): a test passes one it moves
+        # itself (tests/clocks.py) instead of sleeping.
         self.clock = clock
         self.db = Database(settings.database_url)
         self.presence = Presence(settings.redis_url)
@@ -94,6 +94,7 @@ class Runtime:
             settings.push_grace_seconds,
             gates=self.alert_gates,
             channels=[self.push, self.mail],
+            clock=clock,
         )
         self.publisher.listeners.append(self.alerts.heard)
         self._heartbeat: asyncio.Task[None] | None = None

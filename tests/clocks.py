@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 
 class FakeClock:
@@ -14,12 +15,18 @@ class FakeClock:
 
     def __init__(self, start: float = 1000.0) -> None:
         self._now = start
+        # The wall clock starts at the real time and moves with `now` from there (the database's
+        # times are real ones).
+        self._wall_offset = time.time() - start
         self._lock = threading.Lock()
         # Each wait under way: when it ends, and the future that ends it on its own loop.
         self._sleepers: list[tuple[float, asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
 
     def now(self) -> float:
         return self._now
+
+    def wall(self) -> float:
+        return self._now + self._wall_offset
 
     async def sleep(self, seconds: float) -> None:
         await self.wait(asyncio.Event(), seconds)

@@ -28,8 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -39,6 +38,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.alerts import marks
 from app.alerts.core import Alert, Channel, Event, Gate
+from app.clock import SYSTEM_CLOCK, Clock
 from app.db import Database, unavailable
 from app.models import ActionRow, Room, Seat
 from app.realtime.presence import Presence
@@ -187,8 +187,10 @@ class Dispatch:
     channels: Sequence[Channel] = ()
     per_seat: float = PER_SEAT_SECONDS
     tick: float = TICK
-    # Wall-clock seconds (compared with the times the database holds); tests move their own.
-    clock: Callable[[], float] = time.time
+    # What time it is (`clock.wall()`: compared with the times the database holds); the Runtime's
+    # clock (app/clock.py), which tests move. The loop's tick stays on the event loop's own timer:
+    # it is how often to look, not what time it is.
+    clock: Clock = SYSTEM_CLOCK
     # Looks completed so far: a test waits for one that began after it moved the clock.
     steps: int = field(default=0, init=False)
     _queue: asyncio.Queue[tuple[str, dict[str, Any]]] = field(init=False)
@@ -210,7 +212,7 @@ class Dispatch:
         self._queue = asyncio.Queue(QUEUE)
 
     def _now(self) -> datetime:
-        return datetime.fromtimestamp(self.clock(), UTC)
+        return datetime.fromtimestamp(self.clock.wall(), UTC)
 
     @property
     def delivering(self) -> int:
@@ -297,7 +299,7 @@ class Dispatch:
                 await self._take(room_id)
         await self._due()
         await self._flush()
-        if self.clock() >= self._swept + outbox.SWEEP:
+        if self.clock.wall() >= self._swept + outbox.SWEEP:
             await self._sweep()
         self.steps += 1
 
@@ -306,7 +308,7 @@ class Dispatch:
         for the rooms in play where someone asked for alerts. A seat to act with no socket is alerted a
         grace after the start, unless its alert for this very turn went out already."""
         rooms = await run_in_threadpool(marks.rooms_in_play, self.db)
-        started = self.clock()
+        started = self.clock.wall()
         for room_id in rooms:
             table = await self._table(room_id)
             if table is None or table.status != "playing" or table.match_id is None:
@@ -335,7 +337,7 @@ class Dispatch:
     async def _sweep(self) -> None:
         """Every SWEEP seconds: holds on to the outbox rows this process has, and takes those nobody
         holds (a process that died left them, the one before this start included)."""
-        self._swept = self.clock()
+        self._swept = self.clock.wall()
         now = self._now()
         if self._owned:
             await run_in_threadpool(outbox.renew, self.db, sorted(self._owned), now)
@@ -426,7 +428,7 @@ class Dispatch:
         if table is None:
             self._forget(room_id)
             return
-        now = self.clock()
+        now = self.clock.wall()
         if table.status == "finished" and table.match_id is not None:
             for store in (self._waiting, self._clocks):
                 for key in [key for key in store if key[0] == room_id]:
@@ -449,7 +451,7 @@ class Dispatch:
                     self._clocks[(room_id, seat)] = Due(table.version, at)
 
     async def _due(self) -> None:
-        now = self.clock()
+        now = self.clock.wall()
         rooms = {
             key[0]
             for key, wait in self._waiting.items()
@@ -462,7 +464,7 @@ class Dispatch:
             if table is None:
                 self._forget(room_id)
                 continue
-            await self._room_due(table, self.clock())
+            await self._room_due(table, self.clock.wall())
 
     async def _room_due(self, table: Table, now: float) -> None:
         room_id = table.room_id
@@ -507,7 +509,7 @@ class Dispatch:
     async def _send(self, alert: Alert, table: Table, row: int | None = None) -> None:
         """`row`: the outbox row the alert came from, deleted once it is sent or refused."""
         key = (alert.room_id, alert.seat)
-        now = self.clock()
+        now = self.clock.wall()
         if now < self._sent.get(key, float("-inf")) + self.per_seat:
             older = self._held.get(key)
             self._held[key] = (alert, table, row)

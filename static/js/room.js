@@ -85,7 +85,6 @@ function startLive() {
   if (rs.get().seat) rs.set({ seat: seats.get(roomId) });
   const seat = rs.get().seat;
   const connection = new RoomConnection(roomId, seat?.token);
-  rs.set({ connection });
   connection.on("status", (status, detail) => {
     showConnection(status, detail);
     // Seats or status may have changed while the socket was down.
@@ -97,11 +96,11 @@ function startLive() {
   connection.on("state", (state, previous) => device.onSeatState(ownSeat, state, previous));
   connection.on("room", (room) => roomArrived(room));
   connection.on("chat", (message) => people.chat(message));
-  connection.connect();
   if (seat) device.hold(seat.seat, connection);
   for (const local of heldSeats(seat).slice(1)) device.openLocal(local);
-  // The seats held around this device are drawn too (the room state's `device`, not watched).
-  render();
+  // One draw (the page watches `connection`), with the seats held around this device already.
+  rs.set({ connection });
+  connection.connect();
 }
 
 /**

@@ -20,6 +20,7 @@ from app.main import create_app
 from app.services.matches import Applied
 from app.services.moves import Move, Moves
 from engines.core import registry
+from tests.rooms import auth as auth  # the tests here import it from this module
 from tests.servers import ServeProcess
 from tests.services import service_missing
 
@@ -111,10 +112,6 @@ def client(database_url: str, tiny: str) -> Iterator[TestClient]:
     app = create_app(Settings(database_url=database_url, bot_delay=0, **NO_LIMITS))
     with TestClient(app) as test_client:
         yield test_client
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def act(moves: Moves, room_id: str, token: str | None, action: Any, version: int | None = None) -> Applied:

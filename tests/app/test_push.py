@@ -29,6 +29,7 @@ from sqlalchemy import delete, select
 
 from app.alerts import dispatch, push
 from app.alerts.push import is_public
+from app.clock import SystemClock
 from app.config import Settings
 from app.main import create_app
 from app.models import AlertMark, PushSubscription, Room
@@ -153,15 +154,15 @@ def _settings(database_url: str, **extra: Any) -> Settings:
     return Settings(**values)
 
 
-class Clock:
-    """The alert dispatcher's wall clock, moved by the test: real time plus what the test added, or
-    held where the test put it."""
+class Clock(SystemClock):
+    """The alert dispatcher's clock (app/clock.py), its wall clock moved by the test: real time plus
+    what the test added, or held where the test put it. Its waits are the event loop's."""
 
     def __init__(self, held: float | None = None) -> None:
         self.offset = 0.0
         self.held = held
 
-    def __call__(self) -> float:
+    def wall(self) -> float:
         return self.held if self.held is not None else time.time() + self.offset
 
     def advance(self, seconds: float) -> None:
@@ -172,7 +173,8 @@ class Clock:
 
 
 def app_with(settings: Settings, clock: Clock) -> FastAPI:
-    """The app, its dispatcher reading `clock` from its first look on."""
+    """The app, its dispatcher reading `clock` from its first look on (the other loops keep the
+    system clock: only the alerts' time is moved here)."""
     app = create_app(settings)
     app.state.runtime.alerts.clock = clock
     return app
