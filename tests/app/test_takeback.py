@@ -454,13 +454,14 @@ def test_a_takeback_across_two_processes(postgres_url: str, redis_url: str, spaw
 
 
 class Clock:
-    """The takeback deadline's clock, moved on by a test instead of sleeping."""
+    """The takeback deadline's clock: the real time until the test holds it at a moment of its own
+    (then it stands there, however slowly the test runs, until the test moves it)."""
 
     def __init__(self) -> None:
-        self.ahead = timedelta()
+        self.held: datetime | None = None
 
     def __call__(self) -> datetime:
-        return utcnow() + self.ahead
+        return self.held if self.held is not None else utcnow()
 
 
 def runtime_of(client: TestClient) -> Any:
@@ -684,9 +685,11 @@ def test_a_takeback_lapses_at_its_deadline_and_the_bot_plays(
     play_bots_now(client)
     lapses_at = datetime.fromisoformat(state(client, room_id)["takeback"]["lapses_at"])
     assert asked_at <= lapses_at - timedelta(seconds=deadline.seconds) <= clock()
-    clock.ahead = lapses_at - clock() - timedelta(seconds=1)
+    # Held a second before the deadline: still asked however long the reads below take (moved on
+    # with the real time, the clock could pass the deadline on a loaded machine before the read).
+    clock.held = lapses_at - timedelta(seconds=1)
     assert state(client, room_id)["takeback"] is not None  # a second to go: still asked
-    clock.ahead += timedelta(seconds=1)
+    clock.held = lapses_at
     # Lapsed for every reader at once, written down or not; then the bot plays.
     assert all(state(client, room_id, t)["takeback"] is None for t in (ann, bo, None))
     for refused in (
