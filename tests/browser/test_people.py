@@ -346,7 +346,8 @@ def test_your_turn_notification_after_opting_in(
     assert play_one(bo)
     while is_my_turn(bo):
         play_one(bo)
-    ann.wait_for_function("window.__notes.length > 0")
+    # A function, not an expression: polling an expression needs eval, which the page's CSP forbids.
+    ann.wait_for_function("() => window.__notes.length > 0")
     notes = ann.evaluate("window.__notes")
     assert notes[0]["title"] == "Your turn · Mojo" and len(notes) == 1
 
