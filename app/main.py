@@ -293,9 +293,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
-        pruner = asyncio.create_task(
-            prune_on_schedule(runtime.db, settings, runtime.publisher.publish, runtime.clock)
-        )
+        pruner = asyncio.create_task(prune_on_schedule(runtime.master.commands.run, settings, runtime.clock))
         try:
             yield
         finally:

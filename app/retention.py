@@ -13,8 +13,9 @@
   match after `all_bot_match_minutes` (app/playing/bots.py), so a table everyone left is gone within
   hours, not kept for the month a finished match is.
 An hours setting of 0 keeps that kind of data for ever. Deleting a room deletes its seats, match,
-actions, snapshots and score pad (ON DELETE CASCADE); each server's schedule then tells every process
-(the broker) so the sockets still open on those rooms are closed.
+actions, snapshots and score pad (ON DELETE CASCADE). Each server's schedule runs it through the command
+runner (app/playing/commands.py), which tells every process of each deleted room once it is committed,
+so the sockets still open on those rooms are closed.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
-from starlette.concurrency import run_in_threadpool
 
 from app.clock import SYSTEM_CLOCK, Clock
 from app.config import Settings
 from app.db import Database
 from app.models import ActionRow, Match, Room, Seat, Snapshot, utcnow
+from app.services.lookup import rooms_deleted
 from app.services.rooms import nobody_seated
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ class Pruned:
     abandoned_matches: int = 0
     archived_snapshots: int = 0
     all_bot_matches: int = 0
-    # The rooms deleted (none on a dry run): their sockets are closed (prune_on_schedule).
+    # The rooms deleted (none on a dry run): the command runner closes their sockets (prune_on_schedule).
     room_ids: list[str] = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict[str, int]:
@@ -69,6 +70,7 @@ def _delete_rooms(session: Session, room_ids: list[str], dry_run: bool, done: Pr
         for start in range(0, len(room_ids), BATCH):
             session.execute(delete(Room).where(Room.id.in_(room_ids[start : start + BATCH])))
         done.room_ids.extend(room_ids)
+        rooms_deleted(session, room_ids)
     return len(room_ids)
 
 
@@ -88,48 +90,56 @@ def _last_move(session: Session) -> Any:
 
 
 def prune(db: Database, settings: Settings, now: datetime | None = None, dry_run: bool = False) -> Pruned:
-    """Apply the retention policy once; returns what it deleted or archived (or would, with dry_run)."""
+    """Apply the retention policy once, in a transaction of its own (`motable prune`, with no server
+    to tell); returns what it deleted or archived (or would, with dry_run)."""
+    with db.transaction() as session:
+        return expire(session, settings, now, dry_run)
+
+
+def expire(
+    session: Session, settings: Settings, now: datetime | None = None, dry_run: bool = False
+) -> Pruned:
+    """The retention policy, applied in the caller's transaction."""
     now = now or utcnow()
     done = Pruned()
-    with db.transaction() as session:
-        humans = (
-            select(Seat.room_id, func.count().label("people"), func.max(Seat.created_at).label("joined"))
-            .where(Seat.bot.is_(False))
-            .group_by(Seat.room_id)
-            .subquery()
-        )
-        # A room without a match is waiting (whatever else the schema records about its status).
-        started = select(Match.id).where(Match.room_id == Room.id).exists()
-        waiting = select(Room.id).outerjoin(humans, humans.c.room_id == Room.id).where(~started)
-        if (cutoff := _cutoff(now, settings.waiting_room_hours)) is not None:
-            ids = session.scalars(
-                waiting.where(func.coalesce(humans.c.people, 0) <= 1, Room.created_at < cutoff)
-            ).all()
-            done.waiting_rooms = _delete_rooms(session, list(ids), dry_run, done)
-        if (cutoff := _cutoff(now, settings.idle_room_hours)) is not None:
-            ids = session.scalars(waiting.where(humans.c.people > 1, humans.c.joined < cutoff)).all()
-            done.idle_rooms = _delete_rooms(session, list(ids), dry_run, done)
-        if (cutoff := _cutoff(now, settings.finished_match_hours)) is not None:
-            ids = session.scalars(
-                select(Match.room_id).where(Match.status == "finished", Match.finished_at < cutoff)
-            ).all()
-            done.finished_matches = _delete_rooms(session, list(ids), dry_run, done)
-        moved = _last_move(session)
-        if (cutoff := _cutoff(now, settings.abandoned_match_hours)) is not None:
-            ids = session.scalars(select(moved.c.room_id).where(moved.c.moved < cutoff)).all()
-            done.abandoned_matches = _delete_rooms(session, list(ids), dry_run, done)
-        if (cutoff := _cutoff(now, settings.all_bot_room_hours)) is not None:
-            # Rooms already deleted above are gone from this query: each room is counted once.
-            alone = select(Room.id).join(Match, Match.room_id == Room.id).where(nobody_seated())
-            ids = session.scalars(
-                alone.where(Match.status == "finished", Match.finished_at < cutoff).union(
-                    select(moved.c.room_id)
-                    .join(Room, Room.id == moved.c.room_id)
-                    .where(nobody_seated(), moved.c.moved < cutoff)
-                )
-            ).all()
-            done.all_bot_matches = _delete_rooms(session, list(ids), dry_run, done)
-        done.archived_snapshots = _archive(session, now, settings, dry_run)
+    humans = (
+        select(Seat.room_id, func.count().label("people"), func.max(Seat.created_at).label("joined"))
+        .where(Seat.bot.is_(False))
+        .group_by(Seat.room_id)
+        .subquery()
+    )
+    # A room without a match is waiting (whatever else the schema records about its status).
+    started = select(Match.id).where(Match.room_id == Room.id).exists()
+    waiting = select(Room.id).outerjoin(humans, humans.c.room_id == Room.id).where(~started)
+    if (cutoff := _cutoff(now, settings.waiting_room_hours)) is not None:
+        ids = session.scalars(
+            waiting.where(func.coalesce(humans.c.people, 0) <= 1, Room.created_at < cutoff)
+        ).all()
+        done.waiting_rooms = _delete_rooms(session, list(ids), dry_run, done)
+    if (cutoff := _cutoff(now, settings.idle_room_hours)) is not None:
+        ids = session.scalars(waiting.where(humans.c.people > 1, humans.c.joined < cutoff)).all()
+        done.idle_rooms = _delete_rooms(session, list(ids), dry_run, done)
+    if (cutoff := _cutoff(now, settings.finished_match_hours)) is not None:
+        ids = session.scalars(
+            select(Match.room_id).where(Match.status == "finished", Match.finished_at < cutoff)
+        ).all()
+        done.finished_matches = _delete_rooms(session, list(ids), dry_run, done)
+    moved = _last_move(session)
+    if (cutoff := _cutoff(now, settings.abandoned_match_hours)) is not None:
+        ids = session.scalars(select(moved.c.room_id).where(moved.c.moved < cutoff)).all()
+        done.abandoned_matches = _delete_rooms(session, list(ids), dry_run, done)
+    if (cutoff := _cutoff(now, settings.all_bot_room_hours)) is not None:
+        # Rooms already deleted above are gone from this query: each room is counted once.
+        alone = select(Room.id).join(Match, Match.room_id == Room.id).where(nobody_seated())
+        ids = session.scalars(
+            alone.where(Match.status == "finished", Match.finished_at < cutoff).union(
+                select(moved.c.room_id)
+                .join(Room, Room.id == moved.c.room_id)
+                .where(nobody_seated(), moved.c.moved < cutoff)
+            )
+        ).all()
+        done.all_bot_matches = _delete_rooms(session, list(ids), dry_run, done)
+    done.archived_snapshots = _archive(session, now, settings, dry_run)
     return done
 
 
@@ -157,40 +167,24 @@ def _archive(session: Session, now: datetime, settings: Settings, dry_run: bool)
     return len(ids)
 
 
-Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
-"""The Publisher's publish (app/playing/publisher.py): (room id, event) to every process's sockets and
-to this process's listeners (the alerts forget a deleted room's waits)."""
-
-# The event told for each deleted room: every process closes that room's sockets and forgets what it
-# remembered of its seats (app/playing/fanout.py).
-GONE: dict[str, Any] = {"kind": "gone"}
+Run = Callable[..., Awaitable[Any]]
+"""The command runner's `run` (app/playing/commands.py): (room id, work, *args) once committed and told."""
 
 
-async def tell_gone(publish: Publish, room_ids: list[str]) -> None:
-    for room_id in room_ids:
-        try:
-            await publish(room_id, dict(GONE))
-        except Exception:
-            log.exception("telling the processes that room %s is gone failed", room_id)
-
-
-async def prune_on_schedule(
-    db: Database, settings: Settings, publish: Publish | None = None, clock: Clock = SYSTEM_CLOCK
-) -> None:
+async def prune_on_schedule(run: Run, settings: Settings, clock: Clock = SYSTEM_CLOCK) -> None:
     """Runs in every server process: first a minute after start (or sooner on a short period), then
-    every `prune_every_hours`. Several processes pruning at once is harmless: deletes are idempotent.
-    With `publish`, every process is told which rooms were deleted, so their sockets close."""
+    every `prune_every_hours`, through the command runner, which tells every process which rooms were
+    deleted so their sockets close. Several processes pruning at once is harmless: deletes are
+    idempotent."""
     period = settings.prune_every_hours * 3600
     if period <= 0:
         return
     await clock.sleep(min(period, 60.0))
     while True:
         try:
-            done = await run_in_threadpool(prune, db, settings)
+            done = await run(None, expire, settings)
             if any(done.as_dict().values()):
                 log.info("pruned expired data: %s", done)
-            if publish is not None:
-                await tell_gone(publish, done.room_ids)
         except Exception:
             log.exception("pruning expired data failed; trying again next period")
         await clock.sleep(period)

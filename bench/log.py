@@ -50,7 +50,7 @@ from app.services import rooms
 from app.services.moves import Move
 from bench.load import cpu_of
 from bench.server import free_port, percentile
-from bench.storage import runtime
+from bench.storage import runtime, start
 from engines.core import get_bots, get_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,7 +86,7 @@ def make_match(url: str) -> LongMatch:
         tokens = [room["token"]] + [
             rooms.join_room(session, room_id, f"Seat {seat}")["token"] for seat in range(1, SEATS)
         ]
-    moves_of.start(room_id, tokens[0])
+    start(parts, room_id, tokens[0])
     with db.read() as session:
         match = session.scalars(select(Match).where(Match.room_id == room_id)).one()
         seed, options = match.seed, match.options

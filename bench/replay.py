@@ -44,7 +44,7 @@ from app.replay import _source, _tables_and_steps, finished_match, parse_viewpoi
 from app.services import rooms
 from app.services.moves import Move
 from bench.server import free_port, percentile
-from bench.storage import runtime
+from bench.storage import runtime, start
 from engines.core import get_bots, get_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,7 +71,7 @@ def make_match(url: str) -> tuple[str, int]:
         room_id = room["room_id"]
         for seat in range(1, SEATS):
             rooms.join_room(session, room_id, f"Bot {seat}")
-    moves_of.start(room_id, room["token"])
+    start(parts, room_id, room["token"])
     with db.read() as session:
         match = session.scalars(select(Match).where(Match.room_id == room_id)).one()
         seed, options = match.seed, match.options

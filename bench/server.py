@@ -32,7 +32,7 @@ from app.db import upgrade
 from app.playing.views import split_bodies
 from app.realtime.patch import diff
 from app.services import rooms
-from bench.storage import act, runtime
+from bench.storage import act, runtime, start
 from engines.core import get_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +57,7 @@ def service_throughput(url: str, actions: int) -> float:
             tokens = [room["token"]] + [
                 rooms.join_room(session, room["room_id"], f"P{i}")["token"] for i in range(1, PLAYERS)
             ]
-        moves.start(room["room_id"], tokens[0])
+        start(parts, room["room_id"], tokens[0])
         while done < actions:
             public = views.state(room["room_id"], None)
             if public["status"] == "finished":

@@ -77,7 +77,10 @@ COMPILED = [(name, re.compile(pattern)) for name, pattern in RULES]
 # Work counted whole wherever its frames sit: a sample with one of these frames anywhere on its stack
 # goes to the group, whatever runs inside (the takeback decision builds views and applies moves).
 WHOLE: list[tuple[str, re.Pattern[str]]] = [
-    ("takeback decision (Verdicts.decide, whole)", re.compile(r"^Verdicts\.decide \(|^why_not_reversible")),
+    (
+        "takeback decision (MoveRecord.verdict, whole)",
+        re.compile(r"^MoveRecord\.verdict \(|^why_not_reversible"),
+    ),
 ]
 LINE = re.compile(r":\d+\)$")
 

@@ -42,6 +42,14 @@ def act(moves: Moves, room_id: str, token: str | None, action: Any, version: int
     return result
 
 
+def start(parts: Runtime, room_id: str, token: str) -> None:
+    """Deal the room's match in a transaction of its own, from the next test seed when the runtime has
+    them; its first state is kept in memory, as the server's start does."""
+    with parts.db.transaction() as session:
+        match_id, state = rooms.start_room(session, room_id, token, None, parts.moves.next_test_seed())
+    parts.moves.cache.put(match_id, 1, state)
+
+
 def runtime(url: str, **settings: Any) -> Runtime:
     """The app as a server process wires it, never started (no background task runs, no request is
     served): a bench takes the layer it measures from it. No Redis, whatever the shell names."""
@@ -53,6 +61,7 @@ class Services:
 
     def __init__(self, url: str) -> None:
         parts = runtime(url)
+        self.parts = parts
         self.db = parts.db
         self.seats = parts.seats
         self.moves = parts.moves
@@ -102,7 +111,7 @@ def play(services: Services, game: str, players: int, seed: int) -> None:
     room_id, token = made["room_id"], made["token"]
     for _ in range(players - 1):
         services.add_bot(room_id, token)
-    services.moves.start(room_id, token)
+    start(services.parts, room_id, token)
     while True:
         state = services.views.state(room_id, token)
         if state["status"] == "finished":

@@ -1,7 +1,8 @@
 """What deciding whether a move may be taken back costs, per game, in process.
 
-Plays random matches of each game and, for every move, times `Verdicts.decide` as the server runs it
-(app/services/takebacks.py: each decision keeps its position for the match's next move) and, for
+Plays random matches of each game and, for every move, times its record's verdict as the server decides
+it (`Verdicts.made(...).verdict()`, app/services/records.py: each record keeps its position for the
+match's next move) and, for
 comparison, `why_not` (the same verdict decided from nothing: both positions built, every card found
 again). Prints CPU microseconds per move and how many moves could be taken back.
 
@@ -43,7 +44,7 @@ def run(game: str, seats: int, moves: int) -> tuple[float, float, int]:
             version += 1
             seed = match_id * 1_000_003 + version
             started = time.thread_time()
-            reason = verdicts.decide(match_id, version, game, state, seat, action, after)
+            reason = verdicts.made(match_id, game, version, seat, action, "playing", state, after).verdict()
             kept += time.thread_time() - started
             started = time.thread_time()
             why_not(game, state, seat, action, after, seed)

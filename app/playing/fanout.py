@@ -79,7 +79,7 @@ class Fanout:
 
     async def push_state(self, room_id: str, move: dict[str, Any] | None = None) -> None:
         async def bodies(seats: set[int | None]) -> Split:
-            held = self.views.bodies_after(move, seats) if move is not None else None
+            held = self.views.bodies_after(room_id, move, seats) if move is not None else None
             return held if held is not None else await self.views.read_bodies(room_id, seats)
 
         await self.hub.push_state(room_id, bodies)

@@ -131,7 +131,11 @@ class Master:
     async def start(
         self, room_id: str, token: str | None, starter: Starter = None, one_device: bool = False
     ) -> dict[str, Any]:
-        await run_in_threadpool(self.moves.start, room_id, token, starter, one_device)
+        match_id, state = await self.commands.run(
+            room_id, rooms.start_room, room_id, token, starter, self.moves.next_test_seed(), one_device
+        )
+        # Its first state is kept in memory: the first move needs no read.
+        self.moves.cache.put(match_id, 1, state)
         await self.room_changed(room_id)
         await self.publisher.state_changed(room_id)
         self.bots.kick(room_id)
@@ -347,7 +351,7 @@ class Master:
             return
         applied = done.applied
         self.moves.cache.put(applied.match_id, applied.version, applied.state)
-        self.views.verdicts.record(applied.match_id, applied.version, "it was itself a takeback")
+        # Its record says it is never taken back itself (app/services/records.py).
         await self.after_move(room_id, applied)
 
     def wake_bots(self, room_id: str) -> None:

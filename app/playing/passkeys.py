@@ -44,7 +44,7 @@ class Passkeys:
         signed_in = await self.commands.run(
             None, passkeys.login, challenge_id, credential, keep_other_devices, attach, rp, self.cache
         )
-        for room_id, _seat in signed_in.revoked:
+        for room_id in signed_in.moved:
             # The command told every process the rooms' new seat epochs (the old tokens' sockets
             # close): their bots wake.
             self.people.wake_bots(room_id)

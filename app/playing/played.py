@@ -1,7 +1,7 @@
-"""What follows a committed move, whoever made it (a player, a bot, an approved takeback): whether
-it may be taken back, then every viewer told, then the bots woken if one is due. The room's facts
-(its bots, its clock) are read once for all three, so a move never climbs back to the seats cache
-between steps."""
+"""What follows a committed move, whoever made it (a player, a bot, an approved takeback): its record
+made (what every viewer is shown of it, whether it may be taken back), then every viewer told, then
+the bots woken if one is due. The room's facts (its bots, its clock) are read once for all three, so
+a move never climbs back to the seats cache between steps."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class AfterMove:
             facts = self.seats.known_facts(room_id)
         if facts is None:
             facts = await run_in_threadpool(self.seats.facts, room_id)
-        self._decide_takeback(applied, facts)
+        self._record(applied, facts)
         await self.publisher.played(room_id, applied)
         if applied.scored or (facts is not None and facts.clock is not None):
             # A round or the match ended (the scorepad or the status changed), or the move restarted
@@ -43,25 +43,20 @@ class AfterMove:
         if self.bots is not None and self._bot_due(applied, facts):
             self.bots.kick(room_id)
 
-    def _decide_takeback(self, applied: Applied, facts: RoomFacts | None) -> None:
-        """Whether the move may be taken back, decided once here where the state before it is at hand
-        (the mover's state body says so); a bot's move never is. Decided on the event loop: the views
-        it needs are built once per move and kept for the fan-out and the next move (a worker thread
-        would cost a hand-off each way for a few hundred microseconds of work holding the GIL)."""
-        verdicts = self.verdicts
-        if applied.before is None or verdicts.get(applied.match_id, applied.version) is not None:
-            return
-        if facts is not None and applied.seat in facts.bots:
-            verdicts.record(applied.match_id, applied.version, "a bot's move is not taken back")
-            return
-        verdicts.decide(
+    def _record(self, applied: Applied, facts: RoomFacts | None) -> None:
+        """The move's record (app/services/records.py), made here from what the writer applied and kept
+        for this process's fan-out, the mover's answer and the next move. Whether it may be taken back
+        is decided when first asked (the mover's body), from the views built once for every viewer."""
+        self.verdicts.made(
             applied.match_id,
-            applied.version,
             applied.game,
-            applied.before,
+            applied.version,
             applied.seat,
             applied.action,
+            applied.status,
+            applied.before,
             applied.state,
+            facts is not None and applied.seat in facts.bots,
         )
 
     @staticmethod

@@ -8,7 +8,8 @@ Every process hears every event (app/realtime/broker.py) and turns it into what 
 - "seats": who plays a seat, or with which token, changed, and the room's seat epoch is now `epoch`:
   what is remembered of the room's seats at an older one is dropped, sockets whose token stopped
   working are closed, then the room body (published by the command runner, app/playing/commands.py);
-- "gone": the room was deleted (app/retention.py, which publishes it): forget it, close its sockets;
+- "gone": the room was deleted (retention, app/retention.py, through the command runner): forget it,
+  close its sockets;
 - "chat": a chat line, or a line of the table's own;
 - "screens": table-screen pairing codes gave way (app/services/screens.py): each screen of the room
   asks whether its own code is still good.
@@ -80,6 +81,9 @@ class Publisher:
 
     async def seats_changed(self, room_id: str, epoch: int) -> None:
         await self.publish(room_id, {"kind": "seats", "epoch": epoch})
+
+    async def gone(self, room_id: str) -> None:
+        await self.publish(room_id, {"kind": "gone"})
 
     async def chat(self, room_id: str, message: dict[str, Any]) -> None:
         await self.publish(room_id, {"kind": "chat", "message": message})

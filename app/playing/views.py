@@ -18,6 +18,7 @@ from app.realtime.presence import TABLE_SCREEN, Presence
 from app.realtime.split import Own, Split
 from app.services import lookup, matches, pause, people, rooms, screens, takebacks
 from app.services.cache import StateCache
+from app.services.records import MoveRecord
 from app.services.seats import Seats
 from engines.core import get_engine, json_copy
 from engines.core.takeback import Position, taken_back
@@ -45,14 +46,13 @@ def split_bodies(
     viewer's whole body (GET /state, the mover's answer) is `Split.body(seat)`. Nothing in it is the
     state's but logged events; the public body is shared by every viewer's socket, which only read
     it. `takeback`: the pending takeback (app/services/takebacks.py); `may_take_back`: the seat that
-    may ask to take back the last action now. `position`: the views of `state` already built (by the
-    takeback decision, engines/core/takeback.py), used as they are: they are read only, there as
-    here."""
+    may ask to take back the last action now. `position`: the views of `state` already built (a move's
+    record, app/services/records.py), used as they are: they are read only, there as here."""
     engine = get_engine(game)
     to_act = sorted(engine.to_act(state))
     result = engine.result(state)
-    owns = position.own if position is not None else None
-    public_view = position.public if position is not None and owns is not None else engine.view(state, None)
+    public_view = position.public if position is not None else engine.view(state, None)
+    own_views = position.own if position is not None else {}
     public: Body = {
         "version": version,
         "status": status,
@@ -73,7 +73,7 @@ def split_bodies(
                 # Only the last action's actor may take it back (the public body says False).
                 **({"can_take_back": True} if seat == may_take_back else {}),
             },
-            (owns.get(seat) if owns is not None else None) or engine.own_view(state, seat, public_view),
+            own_views[seat] if seat in own_views else engine.own_view(state, seat, public_view),
         )
         for seat in seats
         if seat is not None
@@ -81,19 +81,32 @@ def split_bodies(
     return Split(public, own)
 
 
-def applied_body(applied: matches.Applied, verdicts: takebacks.Verdicts | None = None) -> Body:
-    """The body the player who made a move is answered with (`verdicts`: whether it may be taken back,
-    decided when it was published)."""
-    verdict = verdicts.get(applied.match_id, applied.version) if verdicts is not None else None
-    may = applied.seat if verdict is not None and verdict[0] is None else None
-    if may is not None and verdicts is not None:
-        round_number = get_engine(applied.game).round_number(applied.state)
-        if verdicts.spent(applied.match_id, applied.seat, round_number):
-            may = None
-    split = split_bodies(
-        applied.game, applied.state, applied.version, applied.status, {applied.seat}, None, may
+def record_bodies(record: MoveRecord, seats: set[int | None], verdicts: takebacks.Verdicts) -> Split:
+    """The state bodies of `seats` right after the move `record` holds (app/services/records.py), from
+    the views it built once. A move leaves no takeback pending (it cancels any); its actor may take
+    it back if it showed nobody anything, which only the mover's body says: deciding it is left to
+    where the mover is watching."""
+    seat = record.seat
+    may = None
+    if record.status == "playing" and seat in seats and record.verdict() is None:
+        round_number = get_engine(record.game).round_number(record.state)
+        may = None if verdicts.spent(record.match_id, seat, round_number) else seat
+    return split_bodies(
+        record.game, record.state, record.version, record.status, seats, None, may, record.position
     )
-    return split.body(applied.seat)
+
+
+def applied_body(applied: matches.Applied, verdicts: takebacks.Verdicts) -> Body:
+    """The body the player who made a move is answered with, from its record (kept when the move was
+    published: app/playing/played.py)."""
+    seat = applied.seat
+    record = verdicts.held(applied.match_id, applied.version)
+    if record is None:
+        # A newer move replaced it meanwhile: this one may no longer be taken back.
+        split = split_bodies(applied.game, applied.state, applied.version, applied.status, {seat})
+    else:
+        split = record_bodies(record, {seat}, verdicts)
+    return split.body(seat)
 
 
 def waiting_body(seat: int | None) -> Body:
@@ -248,39 +261,41 @@ class Views:
     async def read_bodies(self, room_id: str, seats: set[int | None]) -> Split:
         return await run_in_threadpool(self.current_bodies, room_id, seats)
 
-    def bodies_after(self, move: dict[str, Any], seats: set[int | None]) -> Split | None:
-        """Each viewer's body after a published move, from the state held in memory: cached, or the
-        cached state one version before with the move replayed (engines are deterministic). None:
-        not held here, read the database."""
-        match_id, game, version = move["match"], move["game"], move["version"]
-        cached = self.cache.get(match_id)
-        if cached is None or cached[0] not in (version, version - 1):
-            return None
-        state = cached[1]
+    def bodies_after(self, room_id: str, move: dict[str, Any], seats: set[int | None]) -> Split | None:
+        """Each viewer's body after a published move, from the move's record (app/services/records.py):
+        the one held here, or one made from the state this process holds from before the move, with the
+        move replayed (engines are deterministic). None: neither is held, read the database."""
+        record = self._record_of(room_id, move)
+        return record_bodies(record, seats, self.verdicts) if record is not None else None
+
+    def _record_of(self, room_id: str, move: dict[str, Any]) -> MoveRecord | None:
+        match_id, version = move["match"], move["version"]
+        held = self.verdicts.held(match_id, version)
+        if held is not None:
+            return held
         seat, action = move["seat"], move["action"]
-        undone = taken_back(action) is not None
-        # A move leaves no takeback pending (it cancels any); its actor may take it back if it showed
-        # nobody anything (decided here from the state before when this process has not yet).
-        verdict = None if undone else self.verdicts.get(match_id, version)
-        if cached[0] == version - 1:
-            if undone:
-                return None  # the state to go back to is not held: read it
-            engine = get_engine(game)
-            try:
-                state = engine.apply(cached[1], seat, action)
-            except Exception:
-                return None
-            self.cache.put(match_id, version, state)
-            # Only the mover's body says it, so a process without the mover's socket never decides.
-            if verdict is None and move["status"] == "playing" and seat in seats:
-                verdict = (self.verdicts.decide(match_id, version, game, cached[1], seat, action, state),)
-        elif verdict is None and not undone and move["status"] == "playing" and seat in seats:
-            return None  # not decided in this process, and the state before is not held: read it
-        may = seat if verdict is not None and verdict[0] is None else None
-        if may is not None and self.verdicts.spent(match_id, seat, get_engine(game).round_number(state)):
-            may = None
-        position = self.verdicts.position(match_id, version)
-        return split_bodies(game, state, version, move["status"], seats, None, may, position)
+        if taken_back(action) is not None:
+            return None  # the state to go back to is not held: read it
+        cached = self.cache.get(match_id)
+        if cached is None or cached[0] != version - 1:
+            return None
+        try:
+            state = get_engine(move["game"]).apply(cached[1], seat, action)
+        except Exception:
+            return None
+        self.cache.put(match_id, version, state)
+        facts = self.seats.known_facts(room_id)
+        return self.verdicts.made(
+            match_id,
+            move["game"],
+            version,
+            seat,
+            action,
+            move["status"],
+            cached[1],
+            state,
+            facts is not None and seat in facts.bots,
+        )
 
     def log(self, room_id: str, token: str | None) -> Body:
         seat = self.seats.seat_of(room_id, token)

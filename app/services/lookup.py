@@ -50,6 +50,17 @@ def bump_epoch(room: Room) -> None:
         session.info.setdefault(SEAT_EPOCHS, {})[room.id] = room.seat_epoch
 
 
+# session.info key: the ids of the rooms the transaction deleted.
+ROOMS_GONE = "rooms_gone"
+
+
+def rooms_deleted(session: Session, room_ids: list[str]) -> None:
+    """The rooms were deleted in this transaction: once it is committed, the command runner tells
+    every process (a "gone" event: their sockets close, what they remembered of the rooms is
+    dropped)."""
+    session.info.setdefault(ROOMS_GONE, []).extend(room_ids)
+
+
 def require_room(session: Session, room_id: str) -> None:
     """`not_found` unless the room exists (one column read, no room loaded)."""
     seat_epoch(session, room_id)

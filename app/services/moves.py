@@ -7,7 +7,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from app.db import Database
 from app.services import matches, people, rooms
@@ -58,22 +58,8 @@ class Moves:
         self._test_seeds = itertools.cycle(test_seeds) if test_seeds else None
         self._test_seeds_lock = threading.Lock()
 
-    def start(
-        self,
-        room_id: str,
-        token: str | None,
-        starter: int | Literal["random"] | None = None,
-        one_device: bool = False,
-    ) -> None:
-        """Deal the room's match (the host only); its first state is kept in memory."""
-        with self.db.transaction() as session:
-            rooms.touch(session, room_id)
-            match_id, state = rooms.start_room(
-                session, room_id, token, starter, self._next_test_seed(), one_device=one_device
-            )
-        self.cache.put(match_id, 1, state)
-
-    def _next_test_seed(self) -> int | None:
+    def next_test_seed(self) -> int | None:
+        """The seed the next match is dealt from in tests (Settings.test_seeds); None: a secret one."""
         if self._test_seeds is None:
             return None
         with self._test_seeds_lock:

@@ -61,8 +61,8 @@ class RelyingParty:
 @dataclass
 class SignedIn:
     body: dict[str, Any]
-    # (room id, seat) whose token changed: every process must forget the old one.
-    revoked: list[tuple[str, int]] = field(default_factory=list)
+    # The rooms where a seat moved to this device (rematches that followed included): their bots wake.
+    moved: list[str] = field(default_factory=list)
 
 
 def _key(user_handle: bytes) -> AESGCM:
@@ -315,9 +315,8 @@ def login(
                 SeatMove(room_id=room.id, seat=seat.seat, old_token_hash=seat.token_hash, reason="moved")
             )
             # A rematch's seat still waiting under the old token follows, as with any other seat move.
-            signed_in.revoked.extend(
-                people.follow_to_rematches(session, room, seat.token_hash, hash_token(fresh))
-            )
+            followed = people.follow_to_rematches(session, room, seat.token_hash, hash_token(fresh))
+            signed_in.moved.extend(rematch_id for rematch_id, _seat in followed)
             seat.token_hash = hash_token(fresh)
             seat.last_seen = utcnow()
             link.sealed_token = seal(user_handle, link.room_id, link.seat, fresh)
@@ -329,7 +328,7 @@ def login(
                 cache,
             )
             people.bump_epoch(room)
-            signed_in.revoked.append((room.id, seat.seat))
+            signed_in.moved.append(room.id)
             token = fresh
         signed_in.body["seats"].append({**_seat_body(session, seat), "token": token})
     return signed_in

@@ -16,17 +16,19 @@ from app.errors import AppError
 from app.models import ActionRow, Match, Seat, Takeback, utcnow
 from app.services import lookup, matches, people
 from app.services.cache import Lru, StateCache
-from engines.core import Engine, get_engine
-from engines.core.takeback import Position, takeback_entry, taken_back, why_not_reversible
+from app.services.records import MoveRecord, ruled_out
+from engines.core import get_engine
+from engines.core.takeback import takeback_entry, taken_back, why_not_reversible
 
 # Takebacks a seat may ask for per round (answered or not): enough for the odd misclick, too few to
 # turn a round into trial and error.
 PER_ROUND = 3
 
-# (match id, version) -> why the action that reached that version cannot be taken back (None: it can).
+# (match id, seat, round) -> how many takebacks the seat asked for in the round through this process.
 VERDICTS = 4096
-# Matches whose latest decided position (every viewer's view, app/services/cache.py sizes) is kept:
-# the next move's "before" is that move's "after", so each move builds the views of one position.
+# Matches whose latest move's record (every viewer's view of it, app/services/cache.py sizes) is
+# kept: the next move's "before" is that move's "after", so each move builds the views of one
+# position.
 POSITIONS = 2048
 # Seconds a takeback waits for its answers before it lapses and play goes on (MOTABLE_TAKEBACK_SECONDS):
 # long enough to read the question and tap, short enough that silence never stalls a table.
@@ -61,17 +63,16 @@ def not_allowed(reason: str) -> AppError:
 
 
 class Verdicts:
-    """Whether the action that took a match to a version may be taken back, decided once per process:
-    the state body of its actor carries it after every move, and deciding it replays the action. It
-    also holds the process's `deadline` for takebacks, so every reader of one (state bodies, bots,
-    the playing layer) lapses it alike."""
+    """Each match's latest committed move as this process knows it (app/services/records.py: the
+    state it reached, every viewer's view of it, whether its mover may take it back), and what every
+    reader of a takeback must agree on: the process's `deadline` (state bodies, bots and the playing
+    layer lapse a takeback alike) and the asks each seat made here this round."""
 
     def __init__(self) -> None:
         self.deadline = Deadline()
-        self._known: Lru[tuple[int, int], tuple[str | None]] = Lru(VERDICTS)
         self._asked: Lru[tuple[int, int, int], int] = Lru(VERDICTS)
-        # match id -> (version, the position after the action that reached it).
-        self._positions: Lru[int, tuple[int, Position]] = Lru(POSITIONS)
+        # match id -> the record of its latest move known here.
+        self._latest: Lru[int, MoveRecord] = Lru(POSITIONS)
 
     def asked(self, match_id: int, seat: int, round_number: int, count: int) -> None:
         """A seat asked through this process: `count` asks of its in the round so far."""
@@ -82,54 +83,39 @@ class Verdicts:
         without the database; the ask itself counts in the database and refuses in words)."""
         return (self._asked.get((match_id, seat, round_number)) or 0) >= PER_ROUND
 
-    def get(self, match_id: int, version: int) -> tuple[str | None] | None:
-        return self._known.get((match_id, version))
-
-    def position(self, match_id: int, version: int) -> Position | None:
-        """Every viewer's view of the match at `version`, when a decision here built them."""
-        latest = self._positions.get(match_id)
-        return latest[1] if latest is not None and latest[0] == version else None
-
-    def record(self, match_id: int, version: int, reason: str | None) -> None:
-        self._known.put((match_id, version), (reason,))
-
-    def decide(
+    def made(
         self,
         match_id: int,
-        version: int,
         game: str,
-        before: Any,
+        version: int,
         seat: int,
         action: Any,
+        status: str,
+        before: Any,
         after: Any,
-    ) -> str | None:
-        known = self._known.get((match_id, version))
-        if known is not None:
-            return known[0]
-        engine = get_engine(game)
-        reason = ruled_out(engine, before, action, after)
-        if reason is None:
-            latest = self._positions.get(match_id)
-            was = latest[1] if latest is not None and latest[0] == version - 1 else None
-            players = len(engine.scorepad(before).totals)
-            now = Position(engine, after, players)
-            # The re-deals are seeded from the match and version, so every process decides the same.
-            seed = match_id * 1_000_003 + version
-            reason = why_not_reversible(engine, before, seat, action, after, players, seed, None, was, now)
-            self._positions.put(match_id, (version, now), keep=lambda held: held[0] > version)
-        self._known.put((match_id, version), (reason,))
-        return reason
+        bot: bool = False,
+    ) -> MoveRecord:
+        """The record of the move that took the match to `version` (`bot`: a bot made it), kept as the
+        match's latest unless a newer one is held; one held for that version already is returned as
+        it is. The one way a record is made (app/services/records.py)."""
+        latest = self._latest.get(match_id)
+        if latest is not None and latest.version == version:
+            return latest
+        was = latest.built_position() if latest is not None and latest.version == version - 1 else None
+        record = MoveRecord(match_id, game, version, seat, action, status, before, after, bot, was)
+        self._latest.put(match_id, record, keep=lambda held: held.version >= version)
+        return record
 
+    def held(self, match_id: int, version: int) -> MoveRecord | None:
+        """The record of the move that took the match to `version`, if it is the latest held here."""
+        latest = self._latest.get(match_id)
+        return latest if latest is not None and latest.version == version else None
 
-def ruled_out(engine: Engine[Any], before: Any, action: Any, after: Any) -> str | None:
-    """Why an action is never taken back whatever it showed, in words; None: the reveal test decides."""
-    if taken_back(action) is not None:
-        return "it was itself a takeback"
-    if engine.result(after) is not None:
-        return "it ended the match"
-    if engine.round_number(after) != engine.round_number(before):
-        return "it ended the round, and the round's scores are written"
-    return None
+    def get(self, match_id: int, version: int) -> tuple[str | None] | None:
+        """Whether the move that took the match to `version` may be taken back ((None,): it may; (why,):
+        it may not), decided from its record when one is held here; None when none is."""
+        record = self.held(match_id, version)
+        return (record.verdict(),) if record is not None else None
 
 
 def why_not(game: str, before: Any, seat: int, action: Any, after: Any, seed: int) -> str | None:
@@ -195,9 +181,14 @@ def _decide(
     known = verdicts.get(match.id, match.version)
     if known is not None:
         return known[0]
+    # Neither the move's record nor the state before it is held here: both states are read, and the
+    # record made as the writer's process makes it.
     after = matches.load_state(session, match, cache)
     before = matches.state_at(session, match, match.version - 1)
-    return verdicts.decide(match.id, match.version, match.game, before, last.seat, last.action, after)
+    record = verdicts.made(
+        match.id, match.game, match.version, last.seat, last.action, match.status, before, after
+    )
+    return record.verdict()
 
 
 def can_take_back(

@@ -124,23 +124,22 @@ class Position:
     """What every viewer sees of one position, for the reveal test: each viewer's view and, when
     first asked, the cards in it.
 
-    Where the game writes its own `Engine.own_view`, a seat's view is the spectator's view with the
-    seat's own part laid over it (equal to `view(state, seat)`: the conformance suite checks it), so
-    the values the viewers share are one object each, and the cards in a shared value are found
-    once for every viewer. A position is immutable once built; the server keeps the latest one of a
-    match, so the next move's "before" is this move's "after" (app/services/takebacks.py)."""
+    A seat's view is the spectator's view with the seat's own part (`Engine.own_view`) laid over it
+    (equal to `view(state, seat)`: the conformance suite checks it), so the values the viewers share
+    are one object each, and the cards in a shared value are found once for every viewer. A position
+    is immutable once built; the server keeps the latest one of a match in its latest move's record,
+    so the next move's "before" is this move's "after" (app/services/records.py)."""
 
     def __init__(self, engine: Engine[Any], state: Any, players: int) -> None:
         self.players = players
         self.public: dict[str, Any] = engine.view(state, None)
-        # The seats' own parts when the game builds them (None: each seat's view is built whole).
-        self.own: dict[int, dict[str, Any]] | None = None
-        self.views: dict[int | None, dict[str, Any]] = {}
-        if type(engine).own_view is not Engine.own_view:
-            self.own = {seat: engine.own_view(state, seat, self.public) for seat in range(players)}
-            self.views = {seat: {**self.public, **own} for seat, own in self.own.items()}
-        else:
-            self.views = {seat: engine.view(state, seat) for seat in range(players)}
+        # Each seat's own part: the keys of its view that differ from the spectator's.
+        self.own: dict[int, dict[str, Any]] = {
+            seat: engine.own_view(state, seat, self.public) for seat in range(players)
+        }
+        self.views: dict[int | None, dict[str, Any]] = {
+            seat: {**self.public, **own} for seat, own in self.own.items()
+        }
         self.views[None] = self.public
         self._cards: dict[int | None, dict[int, dict[str, Any]]] = {}
         # id of a top-level value of a view (alive as long as the views) -> the cards in it.
@@ -211,12 +210,10 @@ def _merge(into: dict[int, dict[str, Any]], part: dict[int, dict[str, Any]]) -> 
         into[card_id] = face if known is None else {**known, **face}
 
 
-def _both_views(engine: Engine[Any], state: Any, seat: int, split: bool) -> dict[int | None, Any]:
+def _both_views(engine: Engine[Any], state: Any, seat: int) -> dict[int | None, Any]:
     """The views of `seat` and of the spectators, built the way `Position` builds them."""
     public = engine.view(state, None)
-    if split:
-        return {seat: {**public, **engine.own_view(state, seat, public)}, None: public}
-    return {seat: engine.view(state, seat), None: public}
+    return {seat: {**public, **engine.own_view(state, seat, public)}, None: public}
 
 
 def why_not_reversible(
@@ -267,7 +264,6 @@ def why_not_reversible(
     # action's outcome was foreseeable from the actor's seat promises just that (`Engine.foreseeable`).
     if trust_engine and engine.foreseeable(before, seat, action, after):
         return None
-    split = was.own is not None
     rng = random.Random(seed)
     for _ in range(RESAMPLES):
         other = engine.resample(before, seat, rng)
@@ -275,7 +271,7 @@ def why_not_reversible(
             other_after = engine.apply(other, seat, action)
         except EngineError:
             return "whether it was allowed depended on cards you cannot see"
-        views = _both_views(engine, other_after, seat, split)
+        views = _both_views(engine, other_after, seat)
         if views[seat] != now.views[seat] or views[None] != now.views[None]:
             return "what it did depended on cards you cannot see, so the table learned something"
     return None

@@ -12,6 +12,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select, update
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from app.cli import main
 from app.config import Settings
@@ -192,8 +193,9 @@ def test_a_server_prunes_on_its_own_schedule(tmp_path: Path, sqlite_url: str) ->
 
 
 def test_the_schedule_tells_the_alerts_a_pruned_room_is_gone(db: Database, tiny: str) -> None:
-    """The schedule publishes through the Publisher, so this process's listeners (the alerts, which
-    forget what they waited on in that room) hear "gone" as well as every process's sockets."""
+    """The schedule runs through the command runner, which publishes each deleted room through the
+    Publisher, so this process's listeners (the alerts, which forget what they waited on in that room)
+    hear "gone" as well as every process's sockets."""
     from app.main import create_app
 
     app = create_app(Settings(database_url=db.url, bot_delay=0, prune_every_hours=0.0005))
@@ -202,11 +204,17 @@ def test_the_schedule_tells_the_alerts_a_pruned_room_is_gone(db: Database, tiny:
         runtime = client.app.state.runtime  # type: ignore[attr-defined]
         runtime.publisher.listeners.append(lambda room_id, event: heard.append((room_id, event["kind"])))
         made = new_room(client)
-        age(db, made.room_id, 2 * DAY)
-        deadline = time.monotonic() + 20
-        while (made.room_id, "gone") not in heard:
-            assert time.monotonic() < deadline, "the schedule never told the listeners the room is gone"
-            time.sleep(0.05)
+        with client.websocket_connect(f"/ws/rooms/{made.room_id}?token={made.token}") as socket:
+            assert socket.receive_json()["type"] == "snapshot"
+            age(db, made.room_id, 2 * DAY)
+            deadline = time.monotonic() + 20
+            while (made.room_id, "gone") not in heard:
+                assert time.monotonic() < deadline, "the schedule never told the listeners the room is gone"
+                time.sleep(0.05)
+            # The socket open on the room is closed (a frame sent before the close may come first).
+            with pytest.raises(WebSocketDisconnect):
+                for _ in range(10):
+                    socket.receive_json()
         assert client.get(f"/api/rooms/{made.room_id}").status_code == 404
 
 

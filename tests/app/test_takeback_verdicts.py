@@ -93,13 +93,13 @@ def test_the_verdicts_the_server_decides_are_the_plain_definitions(game: str) ->
             verdicts = Verdicts()
             for version, (before, seat, action, after) in enumerate(walk(game, players, seed, 150), start=1):
                 expected = plain(game, before, seat, action, after, match_id * 1_000_003 + version)
-                kept = verdicts._positions.get(match_id)
-                reused += kept is not None and kept[0] == version - 1
-                got = verdicts.decide(match_id, version, game, before, seat, action, after)
+                kept = verdicts.held(match_id, version - 1)
+                reused += kept is not None and kept.built_position() is not None
+                got = verdicts.made(match_id, game, version, seat, action, "playing", before, after).verdict()
                 assert got == expected, (players, seed, version, action)
                 if version % 2:
-                    fresh = Verdicts().decide(match_id, version, game, before, seat, action, after)
-                    assert fresh == expected, (players, seed, version, action)
+                    fresh = Verdicts().made(match_id, game, version, seat, action, "playing", before, after)
+                    assert fresh.verdict() == expected, (players, seed, version, action)
                 decided += 1
                 outcomes.add(got is None)
     # Both verdicts came up, and most moves reused the position the move before them left.

@@ -142,11 +142,10 @@ def _pause_without(session: Session, room: Room, seat: int, cache: StateCache | 
         table_line(session, room.id, pause_rules.paused_line(asker, agreed), cache)
 
 
-def leave(session: Session, room_id: str, token: str | None, cache: StateCache | None = None) -> int:
+def leave(session: Session, room_id: str, token: str | None, cache: StateCache | None = None) -> None:
     room, _match = playing_room(session, room_id)
     seat = player_seat(session, room_id, token)
     _bot_takes(session, room, seat_row(session, room_id, seat), "left", None, cache)
-    return seat
 
 
 def remove(
