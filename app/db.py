@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, exc, make_url
+from sqlalchemy import Connection, Engine, create_engine, event, exc, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 import migrations
@@ -118,6 +118,23 @@ class Database:
     def transaction(self) -> Iterator[Session]:
         """One unit of work: committed when the block ends, rolled back if it raises."""
         with self._sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def statements(self) -> Iterator[Connection]:
+        """One unit of work on SQLAlchemy Core, no ORM session: committed when the block ends, rolled
+        back if it raises. The group commit's transaction (app/services/moves.py): a lone move's
+        commit costs about half the CPU of one through a session (`bench/commit.py`)."""
+        with self.engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def savepoint(self, connection: Connection) -> Iterator[Session]:
+        """An ORM session inside the transaction of `connection` (Database.statements), in a savepoint
+        of its own: what it wrote is kept when the block ends, undone (and only that) if it raises."""
+        with Session(
+            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+        ) as session, session.begin():
             yield session
 
     @contextmanager

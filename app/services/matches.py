@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
@@ -216,7 +216,7 @@ _ADVANCE = (
 
 
 def apply_known(
-    session: Session,
+    connection: Connection,
     match_id: int,
     game: str,
     known: tuple[int, Any],
@@ -243,7 +243,7 @@ def apply_known(
     # A finished match or a new round writes a snapshot and scores: the reading path does that.
     if status_after(result) != "playing" or new_round != engine.round_number(state):
         return Computed(match_id, version, state, new_state)
-    advanced = session.connection().execute(
+    advanced = connection.execute(
         _ADVANCE, {"m_id": match_id, "m_version": version, "m_next": version + 1, "m_round": new_round}
     )
     if advanced.rowcount != 1:
@@ -252,9 +252,9 @@ def apply_known(
     return Applied(match_id, game, seat, version + 1, new_state, False, action, before=state), row
 
 
-def insert_actions(session: Session, rows: list[dict[str, Any]]) -> None:
+def insert_actions(connection: Connection, rows: list[dict[str, Any]]) -> None:
     if rows:
-        session.connection().execute(_INSERT_ACTION, rows)
+        connection.execute(_INSERT_ACTION, rows)
 
 
 def _stored(dump: dict[str, Any]) -> Any:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import Connection
+
 from app.db import Database
 from app.services import matches, people, rooms
 from app.services.cache import StateCache
@@ -95,15 +97,17 @@ class Moves:
         # States reached in this transaction, so a room's second move builds on its first.
         pending: dict[int, tuple[int, Any]] = {}
         rows: list[dict[str, Any]] = []
-        with self.db.transaction() as session:
+        # On Core, not an ORM session: the fast path needs none, and a lone move pays for the whole
+        # transaction. The reading path gets a session of its own, in a savepoint of the batch's
+        # transaction, so a refusal found late writes nothing.
+        with self.db.statements() as connection:
             for i, move in moves:
                 try:
-                    known = self._apply_known(session, move, pending, rows)
+                    known = self._apply_known(connection, move, pending, rows)
                     if isinstance(known, matches.Applied):
                         applied = known
                     else:
-                        # The reading path: a savepoint, so a refusal found late writes nothing.
-                        with session.begin_nested():
+                        with self.db.savepoint(connection) as session:
                             applied = matches.apply_action(
                                 session,
                                 move.room_id,
@@ -119,13 +123,17 @@ class Moves:
                     continue
                 pending[applied.match_id] = (applied.version, applied.state)
                 results[i] = applied
-            matches.insert_actions(session, rows)
+            matches.insert_actions(connection, rows)
         for result in results:
             if isinstance(result, matches.Applied):
                 self.cache.put(result.match_id, result.version, result.state)
 
     def _apply_known(
-        self, session: Any, move: Move, pending: dict[int, tuple[int, Any]], rows: list[dict[str, Any]]
+        self,
+        connection: Connection,
+        move: Move,
+        pending: dict[int, tuple[int, Any]],
+        rows: list[dict[str, Any]],
     ) -> matches.Applied | matches.Computed | None:
         """The fast path: a plain move on a state this process holds; otherwise the reading path
         takes it, with the move as computed here if it was (matches.apply_known)."""
@@ -136,7 +144,7 @@ class Moves:
         if known is None:
             return None
         done = matches.apply_known(
-            session, facts.match_id, facts.game, known, move.seat, move.action, move.version
+            connection, facts.match_id, facts.game, known, move.seat, move.action, move.version
         )
         if not isinstance(done, tuple):
             return done
