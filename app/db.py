@@ -132,9 +132,12 @@ class Database:
     def savepoint(self, connection: Connection) -> Iterator[Session]:
         """An ORM session inside the transaction of `connection` (Database.statements), in a savepoint
         of its own: what it wrote is kept when the block ends, undone (and only that) if it raises."""
-        with Session(
-            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
-        ) as session, session.begin():
+        with (
+            Session(
+                bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+            ) as session,
+            session.begin(),
+        ):
             yield session
 
     @contextmanager

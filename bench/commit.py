@@ -103,16 +103,20 @@ def run(url: str, moves: int, ways: list[str]) -> None:
     for way, rounds in figures.items():
         cpus, walls = [c for c, _ in rounds], [w for _, w in rounds]
         print(
-            f"{way:10s} {len(rounds) * ROUND:5d} moves  CPU a move: median {statistics.median(cpus):6.0f} us, "
-            f"mean {statistics.fmean(cpus):6.0f} us  wall: median {statistics.median(walls):6.0f} us"
+            f"{way:10s} {len(rounds) * ROUND:5d} moves  "
+            f"CPU a move: median {statistics.median(cpus):6.0f} us, mean {statistics.fmean(cpus):6.0f} us  wall: median {statistics.median(walls):6.0f} us"
         )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--moves", type=int, default=2000)
     parser.add_argument("--via", choices=["statements", "session", "both"], default="both")
-    parser.add_argument("--postgres", help="a PostgreSQL URL: measured in a fresh schema of it instead of SQLite")
+    parser.add_argument(
+        "--postgres", help="a PostgreSQL URL: measured in a fresh schema of it instead of SQLite"
+    )
     args = parser.parse_args()
     ways = ["statements", "session"] if args.via == "both" else [args.via]
     if args.postgres is None:
