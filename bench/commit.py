@@ -102,10 +102,9 @@ def run(url: str, moves: int, ways: list[str]) -> None:
         db.dispose()
     for way, rounds in figures.items():
         cpus, walls = [c for c, _ in rounds], [w for _, w in rounds]
-        print(
-            f"{way:10s} {len(rounds) * ROUND:5d} moves  "
-            f"CPU a move: median {statistics.median(cpus):6.0f} us, mean {statistics.fmean(cpus):6.0f} us  wall: median {statistics.median(walls):6.0f} us"
-        )
+        cpu = f"median {statistics.median(cpus):6.0f} us, mean {statistics.fmean(cpus):6.0f} us"
+        wall = f"median {statistics.median(walls):6.0f} us"
+        print(f"{way:10s} {len(rounds) * ROUND:5d} moves  CPU a move: {cpu}  wall: {wall}")
 
 
 def main() -> None:
