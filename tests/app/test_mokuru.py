@@ -109,7 +109,7 @@ def test_a_bot_never_witnesses_a_persons_try_while_a_person_can(client: TestClie
             # A person's try that the bot and a person may both witness (not, say, a Duel between
             # Ann and Bo, where only the bot is neutral and so answers). The witnesses are the players
             # with no stake in it, or, in a contest every player is in, all the others.
-            stakes = {int(s) for s in claim["interested"]}
+            stakes = {entry["seat"] for entry in claim["interested"]}
             others = {0, 1, 2} - {claim["seat"]}
             assert set(claim["witnesses"]) == (others - stakes if claim["neutral"] else others)
             # The claim woke the bot runner; once its task for the room has ended it has looked at
