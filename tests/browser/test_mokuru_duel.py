@@ -90,6 +90,15 @@ def key(action: dict[str, object]) -> str:
     return f"#table button[data-key='{json.dumps(action, separators=(',', ':'))}']"
 
 
+# Clicks the button `selector` finds if the page shows one; returns the state version it was shown at.
+CLICK_IF_SHOWN = """selector => {
+  const button = document.querySelector(selector);
+  if (!button) return null;
+  button.click();
+  return Number(document.body.dataset.version);
+}"""
+
+
 def test_a_duel_played_then_the_bots_immunity_out_of_turn(
     serve_seeded: Callable[[int], ServeProcess], new_player: Callable[..., Page]
 ) -> None:
@@ -102,9 +111,12 @@ def test_a_duel_played_then_the_bots_immunity_out_of_turn(
     draw = key({"type": "draw"})
     while not ann.locator(draw).count():
         assert time.monotonic() < deadline, "the bot's first turn did not end"
-        confirm = ann.locator(key({"type": "witness", "verdict": "confirm"}))
-        if confirm.count():
-            confirm.click()
+        # Found and clicked in one go in the page, and looked for again only once the page shows the
+        # answer: a button looked up first and clicked next may be taken away in between by a newer
+        # state (the answer to the last click), and a click then waits for a button that never comes.
+        clicked_at = ann.evaluate(CLICK_IF_SHOWN, key({"type": "witness", "verdict": "confirm"}))
+        if clicked_at is not None:
+            ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=clicked_at)
         time.sleep(0.05)
     bot_seat = ann.locator(f"#table .mokuru-seat[data-seat='{BOT}']")
     expect(bot_seat.locator(".mokuru-chip")).to_have_text("Immunity")
