@@ -102,10 +102,13 @@ export function startYourGames(games) {
   function askToForget(button, entry, summary) {
     const row = button.closest(".room-item");
     if (row.querySelector(".forget-confirm")) return;
-    const inPlay = summary?.found && summary.status !== "finished";
-    const lost = summary?.found
-      ? `This device stops holding your seat as ${entry.name}. Unless you kept your seat link or a passkey, only the other players can give it back${inPlay ? ", and the game waits for you meanwhile" : ""}.`
-      : "This seat no longer works here; forgetting only tidies this list.";
+    // The newest answer (a refresh may have come since the row was drawn). None yet (the first
+    // answer is on its way): the seat is taken to work, so the warning is never too mild.
+    const now = known.get(entry.room_id) || summary;
+    const inPlay = now?.found && now.status !== "finished";
+    const lost = now && !now.found
+      ? "This seat no longer works here; forgetting only tidies this list."
+      : `This device stops holding your seat as ${entry.name}. Unless you kept your seat link or a passkey, only the other players can give it back${inPlay ? ", and the game waits for you meanwhile" : ""}.`;
     const box = h(
       "div",
       { class: "forget-confirm", role: "alertdialog", "aria-label": "Forget this game?" },

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.servers import ServeProcess
 
@@ -289,6 +289,23 @@ def test_table_chat(people_server: ServeProcess, new_player: Callable[..., Page]
     expect(watcher.locator("#game-log li.log-chat")).to_contain_text("Bo: Good luck!")
     expect(watcher.locator("#chat-readonly")).to_be_visible()
     expect(watcher.locator("#chat-form")).to_be_hidden()
+
+
+def test_forgetting_before_the_list_has_its_first_answer_warns_as_for_a_working_seat(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """Until the list's first answer comes (a slow link), nothing says the seat stopped working: the
+    warning is the full one, never "no longer works"."""
+    ann = new_player()
+    url = create_room(ann, people_server.base_url, "Ann")
+    held: list[Route] = []
+    ann.route("**/api/my-games", lambda route: held.append(route))  # never answered while the test looks
+    ann.goto(people_server.base_url + "/")
+    item = ann.locator(f'.room-item[data-room="{room_id_of(url)}"]')
+    expect(item).to_be_visible()
+    item.get_by_role("button", name=re.compile("Forget this")).click()
+    expect(item.locator(".forget-confirm")).to_contain_text("stops holding your seat as Ann")
+    expect(item.locator(".forget-confirm")).not_to_contain_text("no longer works")
 
 
 def test_forgetting_a_game_asks_first(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
