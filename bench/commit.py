@@ -1,19 +1,22 @@
 """A lone move's group commit: the server CPU of one batch holding one move (apply, UPDATE, INSERT,
-commit with its fsync), on the group commit's Core transaction or, for comparison, through an ORM
-session as before (`--via session`).
+commit with its fsync), on the group commit's Core transaction on its kept connection
+(`Database.statements`) or, for comparison, as before: a connection checked out of the pool for each
+batch (`--via pooled`), or an ORM session (`--via session`).
 
-    .venv/bin/python -m bench.commit [--moves 2000] [--via statements|session|both] [--postgres URL]
+    .venv/bin/python -m bench.commit [--moves 3000] [--via statements|pooled|session|all] [--postgres URL]
 
 Plays random legal Mojo moves (four seats, target 1000 so the match runs on; rounds end now and then
 and take the reading path, as in play) on a fresh SQLite file, or a fresh PostgreSQL schema, one move
 per batch as a paced server commits them. Prints CPU (process time) and wall time per move, median and
-mean over rounds of 200 moves, alternating the two ways when both are asked for.
+mean over rounds of 200 moves, alternating the ways asked for (round by round, so that a machine
+busier for a while weighs on all of them).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import random
 import statistics
 import tempfile
@@ -35,9 +38,21 @@ ROUND = 200
 
 @contextlib.contextmanager
 def _through_session(db: Database) -> Iterator[Connection]:
-    """The transaction as the group commit ran it before: an ORM session's, its connection used."""
+    """The transaction as the group commit ran it first: an ORM session's, its connection used."""
     with db.transaction() as session:
         yield session.connection()
+
+
+@contextlib.contextmanager
+def _pooled(db: Database) -> Iterator[Connection]:
+    """A Core transaction on a connection checked out of the pool for it and given back after, as
+    the group commit ran it before it kept one connection (Database.statements)."""
+    with db.engine.begin() as connection:
+        yield connection
+
+
+# How each way opens the batch's transaction (None: Database.statements, as the server does).
+WAYS = {"statements": None, "pooled": _pooled, "session": _through_session}
 
 
 def _table(services: Services) -> tuple[str, int]:
@@ -95,7 +110,8 @@ def run(url: str, moves: int, ways: list[str]) -> None:
     try:
         for _ in range(max(1, moves // (ROUND * len(ways)))):
             for way in ways:
-                db.statements = (lambda: _through_session(db)) if way == "session" else statements  # type: ignore[method-assign]
+                opens = WAYS[way]
+                db.statements = statements if opens is None else functools.partial(opens, db)  # type: ignore[method-assign]
                 figures[way].append(_round(services, table, rng))
     finally:
         db.statements = statements  # type: ignore[method-assign]
@@ -111,13 +127,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--moves", type=int, default=2000)
-    parser.add_argument("--via", choices=["statements", "session", "both"], default="both")
+    parser.add_argument("--moves", type=int, default=3000)
+    parser.add_argument("--via", choices=[*WAYS, "all"], default="all")
     parser.add_argument(
         "--postgres", help="a PostgreSQL URL: measured in a fresh schema of it instead of SQLite"
     )
     args = parser.parse_args()
-    ways = ["statements", "session"] if args.via == "both" else [args.via]
+    ways = list(WAYS) if args.via == "all" else [args.via]
     if args.postgres is None:
         with tempfile.TemporaryDirectory() as folder:
             run(f"sqlite:///{Path(folder) / 'commit.db'}", args.moves, ways)

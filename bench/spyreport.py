@@ -27,7 +27,10 @@ RULES: list[tuple[str, str]] = [
     ("logging", r"\(logging/|\(app/logs\.py"),
     ("rate limiting", r"\(app/ratelimit\.py"),
     ("JSON encode (orjson/json dumps)", r"^encode \(app/routes/ws\.py|dumps \(json/|JSONEncoder"),
-    ("JSON parse of frames in (jsonsafe)", r"\(app/jsonsafe\.py"),
+    (
+        "frames in: JSON parse and shape check (jsonsafe, pydantic)",
+        r"\(app/jsonsafe\.py|TypeAdapter\.validate_python",
+    ),
     ("diffing (patch.diff)", r"\(app/realtime/patch\.py"),
     ("SQLite commit / fsync", r"commit|Connection\.close|_finalize_fairy|do_commit"),
     ("SQLite / SQLAlchemy statements", r"\(sqlalchemy/|\(sqlite3|execute \(|\(app/db\.py"),
@@ -50,13 +53,13 @@ RULES: list[tuple[str, str]] = [
     ("broker", r"\(app/realtime/broker\.py"),
     ("room bodies (room_body, people.deadline)", r"room_body|Services\.room |Master\.room |_push_room"),
     (
-        "HTTP requests (room setup: h11, routes)",
-        r"\(h11/|h11_impl|\(app/routes/api\.py|\(app/serving\.py|\(fastapi/routing|\(pydantic",
-    ),
-    (
         "WebSocket frames out (websockets/uvicorn send)",
         r"send \(uvicorn/protocols/websockets|send_text|send_data|Protocol\.send_|write \("
-        r"|WebSocketsSansIOProtocol\.send|_send \(app/routes/ws\.py",
+        r"|WebSocketsSansIOProtocol\.send|_send \(app/routes/ws\.py|FrameProtocol\.write_now",
+    ),
+    (
+        "HTTP requests (room setup: h11, routes)",
+        r"\(h11/|h11_impl|\(app/routes/api\.py|\(app/serving\.py|\(fastapi/routing|\(pydantic",
     ),
     (
         "WebSocket frames in (websockets parse/receive)",

@@ -9,7 +9,17 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from app.realtime.split import NOTHING_OWN, Message, Own, SharedOps, Split, materialise, own_ops, patch_text
+from app.realtime.split import (
+    NOTHING_OWN,
+    Message,
+    Own,
+    SharedOps,
+    Split,
+    encode,
+    materialise,
+    own_ops,
+    patch_text,
+)
 
 Bodies = Callable[[set[int | None]], Awaitable[Split]]
 """Builds the state body of each seat asked for (None: a spectator), all at one version, split into the
@@ -40,7 +50,13 @@ def _log_failure(task: asyncio.Task[None]) -> None:
 @dataclass(eq=False)
 class Connection:
     """One socket: its seat (None: a spectator), its outgoing queue (messages, or frames' JSON text
-    already encoded) and the last state body it has, as the public body and its own part."""
+    already encoded) and the last state body it has, as the public body and its own part.
+
+    A message is written at once through `write` (the server's FrameProtocol.write_now) when nothing
+    is queued ahead of it and the socket takes writes; otherwise it is queued for the socket's
+    sender task (app/routes/ws.py), which waits for the socket and keeps the order. Between `hold`
+    and `release`, messages are kept and then written together: a move's ack and its patch in one
+    write."""
 
     seat: int | None
     outbox: asyncio.Queue[Message | str] = field(default_factory=asyncio.Queue)
@@ -50,6 +66,11 @@ class Connection:
     own: Own = NOTHING_OWN
     limit: int = MAX_BACKLOG
     closing: bool = False
+    # Writes frames now, or says it cannot (False): None where the server has no such writer.
+    write: Callable[[list[str]], bool] | None = None
+    # The sender task is writing a message it took from the outbox.
+    sending: bool = False
+    held: list[str] | None = None
 
     @property
     def last(self) -> Message | None:
@@ -62,13 +83,48 @@ class Connection:
     def send(self, message: Message | str) -> None:
         if self.closing:
             return
+        if self.held is not None:
+            if len(self.held) < self.limit:
+                self.held.append(message if type(message) is str else encode(message))
+                return
+            self.held = None
+            self._fall_behind()
+            return
+        if self.write is not None and self._clear():
+            text = message if type(message) is str else encode(message)
+            if self.write([text]):
+                return
+            message = text
         if self.outbox.qsize() >= self.limit:
-            self.closing = True
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
-            self.outbox.put_nowait(CLOSE)
+            self._fall_behind()
             return
         self.outbox.put_nowait(message)
+
+    def hold(self) -> None:
+        """Keep what is sent from now on until `release`."""
+        if self.held is None:
+            self.held = []
+
+    def release(self) -> None:
+        """Send what was held, in one write when the socket takes it now."""
+        held, self.held = self.held, None
+        if not held or self.closing:
+            return
+        if self.write is not None and self._clear() and self.write(held):
+            return
+        for text in held:
+            self.send(text)
+
+    def _clear(self) -> bool:
+        """Nothing is queued or being written ahead of a message sent now."""
+        return not self.sending and self.outbox.empty()
+
+    def _fall_behind(self) -> None:
+        """Too far behind: the backlog is dropped and the sender closes the socket (1013)."""
+        self.closing = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.outbox.put_nowait(CLOSE)
 
 
 class Hub:

@@ -17,7 +17,8 @@ from app.realtime.split import encode
 from app.runtime import Runtime
 from app.schemas import SOCKET_MESSAGE, SocketAction, SocketAuth
 from app.services.auth import hash_token
-from app.serving import FRAME_SEND
+from app.services.matches import Applied
+from app.serving import FRAME_SEND, FRAME_WRITE
 
 router = APIRouter()
 
@@ -39,7 +40,13 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     except AppError as error:
         await websocket.close(code=POLICY_VIOLATION, reason=error.message)
         return
-    conn = Connection(seat, token_hash=hash_token(token) if seat is not None and token is not None else None)
+    conn = Connection(
+        seat,
+        token_hash=hash_token(token) if seat is not None and token is not None else None,
+        # The server's frame writer (app/serving.py FrameProtocol): frames skip the sender task
+        # when nothing is queued ahead. None under another server (the test client).
+        write=websocket.scope.get(FRAME_WRITE),
+    )
     socket = _Socket(websocket, runtime, room_id, token, conn)
     sender: asyncio.Task[None] | None = None
     # Everything set up below is undone in `finally`, even when setting up fails part way.
@@ -77,6 +84,8 @@ async def _send(websocket: WebSocket, conn: Connection) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
             message = await get()
+            # Nothing is written past this one until it is out (Connection.send keeps the order).
+            conn.sending = True
             if message is CLOSE:
                 # Not 1008: the client reconnects on this one and starts from a fresh snapshot.
                 await websocket.close(code=TRY_AGAIN_LATER, reason="too far behind; reconnect")
@@ -87,6 +96,7 @@ async def _send(websocket: WebSocket, conn: Connection) -> None:
                 await raw({"type": "websocket.send", "text": text})
             else:
                 await websocket.send_text(text)
+            conn.sending = False
 
 
 def _waiting(conn: Connection) -> bool:
@@ -206,13 +216,17 @@ class _Socket:
     async def act(self, message: SocketAction) -> None:
         conn = self.conn
         message_id = message.id
+
+        def acknowledge(_applied: Applied) -> None:
+            # The ack waits for the move's patch to this socket: both go out in one write.
+            conn.hold()
+            conn.send({"type": "ack", "id": message_id})
+
         try:
             await self.runtime.master.act(
-                self.room_id,
-                self.token,
-                message.action,
-                message.version,
-                committed=lambda _applied: conn.send({"type": "ack", "id": message_id}),
+                self.room_id, self.token, message.action, message.version, committed=acknowledge
             )
         except AppError as error:
             conn.send(_error(message_id, error.code, error.message))
+        finally:
+            conn.release()

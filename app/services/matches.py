@@ -10,6 +10,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from app.db import Prepared
 from app.errors import AppError
 from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
 from app.services import outbox
@@ -208,11 +209,13 @@ def apply_action(
 
 # Built once: the per-move statements of the fast path below.
 _MATCHES = cast(Table, Match.__table__)
-_ADVANCE = (
+# The fast path's two statements, run on the driver's cursor (app/db.py Prepared).
+_ADVANCE = Prepared(
     update(_MATCHES)
     .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_version"))
     .values(version=bindparam("m_next"), round=bindparam("m_round"))
 )
+_APPEND_ACTION = Prepared(_INSERT_ACTION, ["match_id", "seq", "seat", "action", "created_at"])
 
 
 def apply_known(
@@ -243,10 +246,10 @@ def apply_known(
     # A finished match or a new round writes a snapshot and scores: the reading path does that.
     if status_after(result) != "playing" or new_round != engine.round_number(state):
         return Computed(match_id, version, state, new_state)
-    advanced = connection.execute(
-        _ADVANCE, {"m_id": match_id, "m_version": version, "m_next": version + 1, "m_round": new_round}
+    advanced = _ADVANCE.run(
+        connection, {"m_id": match_id, "m_version": version, "m_next": version + 1, "m_round": new_round}
     )
-    if advanced.rowcount != 1:
+    if advanced != 1:
         return None
     row = _action_row(match_id, version, seat, action, utcnow())
     return Applied(match_id, game, seat, version + 1, new_state, False, action, before=state), row
@@ -254,7 +257,7 @@ def apply_known(
 
 def insert_actions(connection: Connection, rows: list[dict[str, Any]]) -> None:
     if rows:
-        connection.execute(_INSERT_ACTION, rows)
+        _APPEND_ACTION.run_many(connection, rows)
 
 
 def _stored(dump: dict[str, Any]) -> Any:

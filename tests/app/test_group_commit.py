@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from app.config import Settings
 from app.errors import AppError
-from app.models import Seat
+from app.models import ActionRow, Match, Seat
 from app.playing.writer import Writer
 from app.runtime import Runtime
 from app.services import lookup
@@ -481,3 +481,49 @@ def test_a_move_the_fast_path_cannot_write_is_applied_once(
         version, state = done.version, done.state
     assert done.status == "finished" and done.scored
     assert client.get(f"/api/rooms/{room_id}/state").json()["status"] == "finished"
+
+
+def test_the_fast_paths_rows_read_back_as_the_orm_writes_them(client: TestClient) -> None:
+    """The fast path writes on the driver's cursor (app/db.py Prepared): its action rows and the
+    match's version read back exactly as rows written through the ORM do, on SQLite and PostgreSQL."""
+    runtime = _runtime(client)
+    engine = get_engine("tiny")
+    room_id, _ = seated_match(client, rounds=3)
+    version, state = _held(runtime, room_id)
+    seat = min(engine.to_act(state))
+    action = engine.legal_actions(state, seat)[0]
+    (done,) = runtime.moves.apply_moves([Move(room_id, seat, action, version)])
+    assert isinstance(done, Applied) and not done.scored, done  # a plain move: the fast path's
+    with runtime.db.read() as session:
+        match = session.get(Match, done.match_id)
+        assert match is not None and match.version == version + 1
+        rows = session.scalars(select(ActionRow).where(ActionRow.match_id == done.match_id)).all()
+    row = next(r for r in rows if r.seq == version)
+    assert (row.seat, row.action) == (seat, action)
+    assert isinstance(row.created_at, datetime)
+    # Within a minute of now, in the same zone as every other row's time (UTC).
+    assert abs(aware(row.created_at) - datetime.now(UTC)).total_seconds() < 60
+
+
+def test_the_group_commits_connection_is_kept_between_batches_and_renewed_after_a_failure(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Database.statements keeps one connection between transactions; one whose transaction failed
+    is let go and the next batch gets a fresh one; dispose closes it."""
+    db = _runtime(client).db
+    with db.statements() as first:
+        pass
+    with db.statements() as again:
+        assert again is first
+    with pytest.raises(RuntimeError), db.statements() as failing:
+        assert failing is first
+        raise RuntimeError("a statement failed")
+    assert first.closed
+    with db.statements() as fresh:
+        assert fresh is not first and not fresh.closed
+    # Idle too long: a fresh checkout (a PostgreSQL restart is found out by the pool's ping).
+    monkeypatch.setattr("app.db.HELD_IDLE", -1.0)
+    with db.statements() as renewed:
+        assert renewed is not fresh
+    db.dispose()
+    assert renewed.closed

@@ -178,3 +178,81 @@ async def test_the_sender_closes_a_socket_that_fell_too_far_behind() -> None:
 def test_frames_encode_what_the_json_module_would() -> None:
     message = {"type": "patch", "ops": [{"value": {1: "a", "b": (1, 2)}}], "big": 2**70, "text": "é\u2028"}
     assert json.loads(ws.encode(message)) == json.loads(json.dumps(message))
+
+
+def _queued(conn: Connection) -> list[Any]:
+    """What waits for the sender, as messages (a frame may be queued encoded already)."""
+    items = [conn.outbox.get_nowait() for _ in range(conn.outbox.qsize())]
+    return [json.loads(item) if isinstance(item, str) else item for item in items]
+
+
+class Transport:
+    """A socket's frame writer (FrameProtocol.write_now): records each write, or refuses (paused)."""
+
+    def __init__(self) -> None:
+        self.writes: list[list[str]] = []
+        self.paused = False
+
+    def __call__(self, texts: list[str]) -> bool:
+        if self.paused:
+            return False
+        self.writes.append(list(texts))
+        return True
+
+
+def test_a_frame_with_nothing_ahead_of_it_is_written_at_once() -> None:
+    transport = Transport()
+    conn = Connection(0, write=transport)
+    conn.send({"type": "chat", "n": 1})
+    conn.send('{"type":"patch"}')
+    written = [[json.loads(t) for t in w] for w in transport.writes]
+    assert written == [[{"type": "chat", "n": 1}], [{"type": "patch"}]]
+    assert conn.outbox.empty()
+
+
+def test_frames_wait_behind_what_the_sender_has_and_keep_their_order() -> None:
+    transport = Transport()
+    conn = Connection(0, write=transport)
+    transport.paused = True
+    conn.send({"n": 1})  # refused by the paused socket: queued for the sender
+    transport.paused = False
+    conn.send({"n": 2})  # behind a queued frame: queued too, never written ahead of it
+    assert transport.writes == []
+    assert [m["n"] for m in _queued(conn)] == [1, 2]
+    conn.sending = True  # the sender is writing the last one it took
+    conn.send({"n": 3})
+    assert transport.writes == [] and [m["n"] for m in _queued(conn)] == [3]
+
+
+def test_an_ack_held_until_its_patch_goes_out_with_it_in_one_write() -> None:
+    transport = Transport()
+    conn = Connection(0, write=transport)
+    conn.hold()
+    conn.send({"type": "ack", "id": 7})
+    conn.send('{"type":"patch","version":3}')
+    assert transport.writes == []
+    conn.release()
+    assert [[json.loads(t)["type"] for t in w] for w in transport.writes] == [["ack", "patch"]]
+    conn.release()  # nothing held: nothing more written
+    assert len(transport.writes) == 1
+
+
+def test_held_frames_the_socket_cannot_take_now_go_to_the_sender_in_order() -> None:
+    transport = Transport()
+    conn = Connection(0, write=transport)
+    conn.hold()
+    conn.send({"type": "ack", "id": 7})
+    conn.send({"type": "patch", "version": 3})
+    transport.paused = True
+    conn.release()
+    assert transport.writes == []
+    assert [m["type"] for m in _queued(conn)] == ["ack", "patch"]
+
+
+def test_a_socket_holding_more_than_its_backlog_is_closed() -> None:
+    conn = Connection(0, limit=2, write=Transport())
+    conn.hold()
+    for number in range(3):
+        conn.send({"type": "patch", "version": number})
+    conn.release()
+    assert conn.outbox.qsize() == 1 and conn.outbox.get_nowait() is CLOSE
