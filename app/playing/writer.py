@@ -81,9 +81,10 @@ class Writer:
         if thread is None or not thread.is_alive():
             self._start()
         self._queue.put((item, future, loop))
-        # Shielded: a caller that goes away (a closed socket) must not take its move out of a batch
-        # that may already be committing.
-        return await asyncio.shield(future)
+        # A caller that goes away (a closed socket) cancels only its wait: the writer applies what
+        # it queued all the same (it never looks at the future before answering it), so a move is
+        # never taken out of a batch that may already be committing. No shield: one future a move.
+        return await future
 
     def _start(self) -> None:
         with self._start_lock:

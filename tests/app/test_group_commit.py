@@ -139,6 +139,41 @@ async def test_a_failed_commit_answers_every_move_of_the_batch() -> None:
     assert [type(o) for o in outcomes] == [OSError] * 3
 
 
+@pytest.mark.asyncio
+async def test_a_move_whose_caller_went_away_is_still_applied_and_answered_to_nobody() -> None:
+    """A socket that closes while its move waits in the writer's queue cancels only its wait: the
+    move is applied with its batch all the same (the writer never takes it out)."""
+    started, release = threading.Event(), threading.Event()
+    applied: list[Any] = []
+
+    def slow(moves: list[Move]) -> list[Applied | Exception]:
+        started.set()
+        release.wait(5)
+        applied.extend(moves)
+        return [RuntimeError("not a real move")] * len(moves)
+
+    writer = Writer(slow)
+    try:
+        first = asyncio.create_task(writer.submit(Move("r", 0, {"n": 1}, None)))
+        await asyncio.to_thread(started.wait, 5)  # the first batch is under way
+        gone = asyncio.create_task(writer.submit(Move("r", 0, {"n": 2}, None)))
+        await asyncio.sleep(0.05)  # queued behind it
+        gone.cancel()
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await gone
+        with pytest.raises(RuntimeError):
+            await first
+        for _ in range(100):
+            if len(applied) == 2:
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        release.set()
+        await writer.stop()
+    assert [m.action for m in applied] == [{"n": 1}, {"n": 2}]
+
+
 def _raise_epoch(runtime: Any, room_id: str) -> int:
     """Raise the room's seat epoch in the database, as a seat change does, telling no process."""
     with runtime.db.transaction() as session:
