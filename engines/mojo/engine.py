@@ -31,10 +31,6 @@ from engines.core import (
 from .cards import DECK, Card, rules_data
 
 CARDS: tuple[Card, ...] = DECK.cards
-# Each card's JSON, made once and shared by every view that shows the card: a view is built per
-# viewer per move, and the fan-out's diff finds an unchanged card by identity before comparing it.
-# Never changed in place (nothing changes a view once built: the fan-out only reads and encodes).
-CARD_JSON: tuple[dict[str, Any], ...] = tuple(card.to_json() for card in CARDS)
 VALUE: tuple[int, ...] = tuple(c.value for c in CARDS)
 COLOUR: tuple[str, ...] = tuple(c.colour for c in CARDS)
 
@@ -452,22 +448,22 @@ class MojoEngine(Engine[MojoState]):
             "turn": {"pile": s.turn_pile, "chain": s.chaining, "awaiting_draw": s.awaiting_draw},
             "draw_pile": len(s.draw_pile),
             "discard_piles": [
-                {"top": CARD_JSON[p[-1]] if p else None, "count": len(p)} for p in s.discard_piles
+                {"top": CARDS[p[-1]].to_json() if p else None, "count": len(p)} for p in s.discard_piles
             ],
             "seats": [
                 {
                     "seat": i,
                     "hand_count": len(s.hands[i]),
                     "face_down_count": len(s.face_down[i]),
-                    "revealed": [CARD_JSON[c] for c in s.revealed[i]],
+                    "revealed": [CARDS[c].to_json() for c in s.revealed[i]],
                     "mojo_time": bool(s.face_down[i] or s.revealed[i]),
                 }
                 for i in range(s.players)
             ],
-            "hand": [CARD_JSON[c] for c in sorted(s.hands[seat], key=_hand_order)]
+            "hand": [CARDS[c].to_json() for c in sorted(s.hands[seat], key=_hand_order)]
             if seat is not None
             else [],
-            "face_down": [CARD_JSON[c] for c in s.face_down[seat]] if seat is not None else [],
+            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]] if seat is not None else [],
             "events": events,
             "last_round": view_copy(s.last_round),
         }
@@ -479,8 +475,8 @@ class MojoEngine(Engine[MojoState]):
         check_seat(seat, s.players)
         own: dict[str, Any] = {
             "seat": seat,
-            "hand": [CARD_JSON[c] for c in sorted(s.hands[seat], key=_hand_order)],
-            "face_down": [CARD_JSON[c] for c in s.face_down[seat]],
+            "hand": [CARDS[c].to_json() for c in sorted(s.hands[seat], key=_hand_order)],
+            "face_down": [CARDS[c].to_json() for c in s.face_down[seat]],
         }
         shown = public.get("events")
         if not isinstance(shown, list) or len(shown) != len(s.events):
