@@ -100,3 +100,37 @@ def test_a_replay_waits_for_the_end(server: ServeProcess, new_player: Callable[.
     page.goto(f"{server.base_url}/r/{made['room_id']}/replay")
     expect(page.get_by_role("heading", name="Not over yet")).to_be_visible()
     assert httpx.get(f"{server.base_url}/api/rooms/{made['room_id']}/replay").status_code == 409
+
+
+def test_mooki_island_replay_shows_both_sides_of_a_drawn_card(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """After the match the replay shows what the drawer saw: both sides of the card in its hands
+    (the rules page promises every drawn card's back), in the drawer's seat and with every hand open;
+    the other seat, as it saw the table then, sees the side that was up and a back."""
+    base = server.base_url
+    room, _ = _finished_match(base, "mooki-island", {})
+    body = httpx.get(f"{base}/api/rooms/{room}/replay", params={"seat": "all"}).json()
+    drawer = body["first"]["to_act"][0]  # the first move is a take: then that seat holds a card
+    first = body["steps"][0]
+    assert first["seat"] == drawer and first["action"]["type"] == "take"
+
+    page = new_player(1280, 900)
+    page.goto(f"{base}/r/{room}/replay?seat={drawer}&step=1")
+    expect(page.locator("#replay-where")).to_contain_text("Move 1 of")
+    drawn = page.locator(".mooki-drawn")
+    expect(drawn.locator(".mooki-choice .mooki-card[data-face]")).to_have_count(2)
+    expect(drawn.locator(".mooki-back")).to_have_count(0)
+    expect(drawn.locator("h2")).to_contain_text("drew this card")
+    # Nothing to press in a replay.
+    expect(drawn.locator("button")).to_have_count(0)
+    shoot(page, "replay-mooki-island-drawn")
+
+    page.select_option("#replay-viewpoint", "all")
+    frames = page.locator("#replay-tables .table-area")
+    expect(frames).to_have_count(2)
+    mine = page.locator(f'#replay-tables .table-area[data-seat="{drawer}"] .mooki-drawn')
+    theirs = page.locator(f'#replay-tables .table-area[data-seat="{1 - drawer}"] .mooki-drawn')
+    expect(mine.locator(".mooki-choice .mooki-card[data-face]")).to_have_count(2)
+    expect(theirs.locator(".mooki-back")).to_have_count(1)
+    shoot(page, "replay-mooki-island-all-drawn")

@@ -1,5 +1,6 @@
 // Mooki Island's two draw piles (a take button each when legal) and the drawn card: its two sides
-// as the place buttons for the drawer, the up side and a hidden side for everyone else.
+// as the place buttons for the drawer (shown without buttons when there is nothing to press, as
+// in a replay), the up side and a hidden side for everyone else.
 
 import { fill, h } from "../../dom.js";
 import { glyph } from "../../glyph.js";
@@ -70,6 +71,27 @@ export function renderDrawn(node, t, view, state) {
             h("small", { class: "muted" }, side === "upper" ? "the side that was up" : "the other side"),
           );
         }),
+      ),
+    );
+    return;
+  }
+  if (drawn.lower) {
+    // Both sides known but nothing to press: the drawer's own view while the table waits (a
+    // pause), or a replay, which shows the choice the drawer had.
+    fill(
+      node,
+      h("h2", {}, `${ctx.seatName(drawn.seat)} drew this card and chooses a side`),
+      h(
+        "div",
+        { class: "mooki-choices is-shown" },
+        ["upper", "lower"].map((side) =>
+          h(
+            "div",
+            { class: `mooki-choice f-${drawn[side].family || "spider"}`, "data-side": side },
+            card(drawn[side]),
+            h("small", { class: "muted" }, side === "upper" ? "the side that was up" : "the other side"),
+          ),
+        ),
       ),
     );
     return;
