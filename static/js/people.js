@@ -20,7 +20,7 @@ import { store } from "./storage.js";
 import { createWayBack } from "./way-back.js";
 
 // The room state's keys the people parts draw from.
-const DRAWN_FROM = ["room", "state", "seat"];
+const DRAWN_FROM = ["room", "state", "seat", "joining"];
 
 /**
  * ctx: { rs (the room state), roomId, title(), announce(text), chatShown(),
@@ -48,6 +48,7 @@ export function createPeople(ctx) {
     prefs,
     room,
     mySeat,
+    joining: () => rs.get().joining,
     seatNameOf,
     announce: ctx.announce,
     seatTaken: commands.takeSeat,

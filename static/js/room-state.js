@@ -15,6 +15,7 @@ export function initialRoomState() {
     myTurn: false,
     sawStart: false, // this page saw the room before the deal
     joinReason: null,
+    joining: false, // the join panel is open: a visitor deciding whether to take a free seat
     // Around one device: a connection per held seat, and the pass-the-device cover.
     device: { conns: new Map(), covered: false, passTo: null, ready: false },
   };

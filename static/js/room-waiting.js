@@ -28,6 +28,7 @@ export function createWaiting(ctx) {
 
   function showJoin() {
     $("join-panel").hidden = false;
+    rs.set({ joining: true });
     $("waiting-panel").hidden = true;
     $("game-panel").hidden = true;
     $("join-intro").textContent = joinIntro();
@@ -50,7 +51,7 @@ export function createWaiting(ctx) {
       playerName.set(name);
       // The server may have cleaned the name or made it unique ("Bo (2)").
       seats.save(roomId, { seat: body.seat, token: body.token, name: body.name || name, game: rs.get().room.game });
-      rs.set({ seat: seats.get(roomId), joinReason: null });
+      rs.set({ seat: seats.get(roomId), joinReason: null, joining: false });
       showError("join-error", null);
       $("join-panel").hidden = true;
       commands.joined();
@@ -66,6 +67,7 @@ export function createWaiting(ctx) {
 
   function watch() {
     $("join-panel").hidden = true;
+    rs.set({ joining: false });
     commands.render();
   }
 
@@ -79,6 +81,7 @@ export function createWaiting(ctx) {
     }
     // The game began while this visitor was still deciding: watch it.
     $("join-panel").hidden = true;
+    rs.set({ joining: false });
     return "closed";
   }
 

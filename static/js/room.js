@@ -239,7 +239,7 @@ const commands = {
   },
   /** A seat came to this browser (a name picked, a seat link). */
   takeSeat(entry) {
-    rs.set({ seat: entry, joinReason: null });
+    rs.set({ seat: entry, joinReason: null, joining: false });
     $("join-panel").hidden = true;
     startLive();
   },

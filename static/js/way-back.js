@@ -9,7 +9,8 @@ import { askerWords, deadLinkWords, pickableSeats, seatFromHash } from "./people
 import { $ } from "./room-page.js";
 import { seats } from "./storage.js";
 
-/** ctx: { roomId, prefs (people-prefs.js), room(), mySeat(), seatNameOf(seat), announce(text),
+/** ctx: { roomId, prefs (people-prefs.js), room(), mySeat(), joining() (the join panel is open),
+ *         seatNameOf(seat), announce(text),
  *         seatTaken(entry), update() (redraw the people parts), redraw() (the room page) } */
 export function createWayBack(ctx) {
   const { roomId, prefs } = ctx;
@@ -196,9 +197,12 @@ export function createWayBack(ctx) {
     const names = pickableSeats(room, me);
     const listed = listedRequest();
     const status = asking ? askerWords(asking.status, asking, { listed, nameOf: ctx.seatNameOf }) : null;
-    // The names are offered at once to a plain visitor, and after "Ask again" when a link died or
-    // a request ended.
-    const offer = !asking && names.length > 0 && (picking || (!deadLink && !outcome && !prefs.justWatching()));
+    // The names are offered at once to a plain visitor who cannot take a free seat (the match is
+    // under way, or they chose to watch), after "Ask again" when a link died or a request ended,
+    // and to a visitor at the join panel only once they say they have a seat ("Already in this
+    // game?"): someone new is not handed the others' names above "Join this game".
+    const offer =
+      !asking && names.length > 0 && (picking || (!deadLink && !outcome && !prefs.justWatching() && !ctx.joining()));
     const shown = me === null && room && (deadLink || outcome || status || offer);
     const key = JSON.stringify([shown, deadLink, outcome, status, offer && names.map((s) => [s.seat, s.name]), askError]);
     if (!force && box.dataset.key === key) return;
@@ -262,6 +266,7 @@ export function createWayBack(ctx) {
   function drawPickAgain() {
     const names = pickableSeats(ctx.room(), ctx.mySeat());
     $("pick-again").hidden = !(names.length && !asking && $("way-back").hidden);
+    $("join-seated").hidden = !(names.length && !asking && !picking);
   }
 
   function pickAgain() {
@@ -275,6 +280,7 @@ export function createWayBack(ctx) {
 
   function start() {
     $("pick-again-button").addEventListener("click", pickAgain);
+    $("join-seated-button").addEventListener("click", pickAgain);
   }
 
   /** Poll for the request this browser was waiting on when the page opened. */

@@ -106,6 +106,43 @@ def test_a_fresh_phone_picks_its_name_and_the_holder_approves(
     shoot(ann, "way-back-log-line")
 
 
+def test_a_first_time_visitor_joins_first_and_picks_a_name_only_when_seated(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """Someone new opening the link of a waiting room is offered a seat, not the others' names: a
+    name is a request for that person's seat. Someone who says they are already in the game gets
+    the names, on a phone and on a laptop."""
+    ann = new_player(*PHONE)
+    url = create_room(ann, server.base_url, "Ann")
+    visitor = new_player(*PHONE)
+    visitor.goto(url)
+    expect(visitor.get_by_role("heading", name="Join this game")).to_be_visible()
+    expect(visitor.locator("#way-back")).to_be_hidden()
+    expect(visitor.locator(".pick-name")).to_have_count(0)
+    in_first_screen(visitor.locator("#join-name"))
+    shoot_both(visitor, "way-back-first-visit")
+
+    visitor.get_by_role("button", name="Already in this game on another device? Pick your name").click()
+    banner = visitor.locator("#way-back")
+    expect(banner.locator(".pick-name")).to_have_text(["Ann"])
+    expect(visitor.get_by_role("button", name="Already in this game on another device?")).to_be_hidden()
+    shoot_both(visitor, "way-back-first-visit-seated")
+    # Changing their mind: the names go, the join panel stays.
+    banner.get_by_role("button", name="I'm just watching").click()
+    expect(banner).to_be_hidden()
+    expect(visitor.get_by_role("heading", name="Join this game")).to_be_visible()
+
+    # A newcomer joins as themselves; the names never showed.
+    newcomer = new_player(1280, 800)
+    newcomer.goto(url)
+    expect(newcomer.locator("#join-name")).to_be_visible()
+    expect(newcomer.locator("#way-back")).to_be_hidden()
+    newcomer.fill("#join-name", "Cy")
+    newcomer.click("#join-button")
+    expect(ann.locator("#seat-list .seat-item:not(.is-empty)")).to_have_count(2)
+    expect(newcomer.locator("#way-back")).to_be_hidden()
+
+
 def test_a_dead_seat_link_says_why_and_offers_the_way_back(
     server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
