@@ -199,8 +199,16 @@ def can_take_back(
         return None, None
     asked = asked_at(session, match)
     if asked is not None:
-        pending = verdicts.deadline.status(asked) == "pending"
-        return None, (body(asked, verdicts.deadline) if pending else None)
+        if verdicts.deadline.status(asked) != "pending":
+            return None, None
+        shown = body(asked, verdicts.deadline)
+        asked_about = last_entry(session, match)
+        if asked_about is not None:
+            # The move asked about, so the others can tell what they are allowing: as a spectator
+            # may read it in the log (one body for every viewer, so the least any of them may see).
+            engine = get_engine(match.game)
+            shown["action"] = engine.public_action(asked_about.action, asked_about.seat, None)
+        return None, shown
     last = last_entry(session, match)
     if last is None or taken_back(last.action) is not None:
         return None, None

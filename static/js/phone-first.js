@@ -36,32 +36,22 @@ function typing() {
 // else a table marks as the words that ask for the move (`data-role="prompt"`).
 const CONTEXT = ".table-status.is-you, .table-mine, [data-role=prompt]:not([hidden])";
 
-/** The page's visible band below the sticky header: { top, bottom } in page space. */
+/** How much of the screen's foot the request layer (takeback, pause, seat requests) covers. */
+function layerHeight() {
+  const layer = document.getElementById("request-layer");
+  const box = layer?.getBoundingClientRect();
+  return box?.height ? Math.max(0, window.innerHeight - box.top) : 0;
+}
+
+/** The page's visible band below the sticky header and above the request layer: { top, bottom }
+ *  in page space. */
 function band(margin = 8) {
-  return { top: window.scrollY + headerHeight() + margin, bottom: window.scrollY + window.innerHeight - margin };
+  return { top: window.scrollY + headerHeight() + margin, bottom: window.scrollY + window.innerHeight - layerHeight() - margin };
 }
 
 /** The first move `table` offers now (null: none). */
 export function firstChoice(table) {
   return table.querySelector(CHOICES);
-}
-
-/** Whether `table`'s hand and enabled choices are drawn and all in view. */
-function choicesShown(table) {
-  const core = spanOf(table.querySelectorAll(`${CHOICES}, ${HAND}`));
-  const { top, bottom } = band();
-  return Boolean(core && core.top >= top && core.bottom <= bottom);
-}
-
-/**
- * Runs `change`, a change of the page above the table (a strip that appears or goes, such as the
- * takeback's); when the table's choices were in view before it, brings them back after it, so
- * that nothing arriving a moment after a turn pushes the moves off a phone's screen.
- */
-export function keepingChoicesInView(table, change) {
-  const shown = Boolean(table) && !typing() && choicesShown(table);
-  change();
-  if (shown) requestAnimationFrame(() => bringChoicesIntoView(table));
 }
 
 /** Scroll `table` so its hand and enabled choices show (with the words that ask for them when

@@ -8,14 +8,14 @@ import { RoomConnection } from "./connection.js";
 import { heldSeats } from "./device.js";
 import { moveProblem } from "./errors.js";
 import { createPeople } from "./people.js";
-import { keepingChoicesInView } from "./phone-first.js";
 import { createPush } from "./push.js";
+import { floatRequests } from "./request-layer.js";
 import { createDevice } from "./room-device.js";
 import { createHandView } from "./room-hand.js";
 import { $, announce, copyFrom, showMoveError } from "./room-page.js";
 import { startRoomPasskey } from "./room-passkey.js";
 import { createScreenMark } from "./room-screen-mark.js";
-import { createRoomState, freeSeats, isTurnOf, seatNameIn, setRoom, watch } from "./room-state.js";
+import { createRoomState, descriptorOf, freeSeats, isTurnOf, seatNameIn, setRoom, watch } from "./room-state.js";
 import { createTable } from "./room-table.js";
 import { createWaiting } from "./room-waiting.js";
 import { createSinceYouLeft } from "./since-you-left.js";
@@ -295,8 +295,8 @@ const takeback = createTakeback({
   held: () => heldSeats(seats.get(roomId)).map((s) => s.seat),
   tokenOf: (seat) => heldSeats(seats.get(roomId)).find((s) => s.seat === seat)?.token || rs.get().seat?.token,
   nameOf: seatName,
+  words: () => descriptorOf(rs.get())?.action_words,
   announce,
-  keepInView: (change) => keepingChoicesInView($("table"), change),
 });
 
 const people = createPeople({
@@ -324,6 +324,7 @@ const push = createPush({
 // Start
 
 async function init() {
+  floatRequests($("request-layer"));
   people.start();
   startRoomPasskey(roomId, $("room-passkey"));
   push.start();

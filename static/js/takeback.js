@@ -6,7 +6,17 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
+import { cardsIn, doneWords } from "./move-words.js";
 import { listWords } from "./words.js";
+
+/** The move a pending takeback asks about, in the game's words ("played a blue whale 6"), read
+ *  from the takeback's `action` (as everyone may read it) and the cards `view` shows; null when
+ *  the server named no action or the game has no words for it. */
+export function askedMoveWords(pending, words, view, nameOf) {
+  const action = pending?.action;
+  if (!action || typeof action !== "object" || !words || !Object.hasOwn(words, action.type)) return null;
+  return doneWords(words[action.type], action, { cards: cardsIn(view), name: nameOf });
+}
 
 /**
  * What the takeback strip shows for a state body: null (nothing), or `{ kind, text, buttons }` with
@@ -14,40 +24,43 @@ import { listWords } from "./words.js";
  * asked, you have answered or watch), and buttons among "take-back", "withdraw", "allow", "refuse";
  * `as` is the seat the buttons act for.
  */
-export function takebackPanel(state, nameOf, held = [], localStates = []) {
+export function takebackPanel(state, nameOf, held = [], localStates = [], words = null) {
   if (!state || state.status !== "playing") return null;
   const me = state.seat;
   const pending = state.takeback;
   if (!pending) {
     if (state.can_take_back) {
-      return { kind: "offer", text: "Misclicked? You may ask the table to take back your last move.", buttons: ["take-back"], as: me, version: state.version };
+      return { kind: "offer", text: "Misclicked?", buttons: ["take-back"], as: me, version: state.version };
     }
     // Around one device the page shows the next player once a local player has moved: the one
     // who moved may still take it back, by name.
     const mover = localStates.find((other) => other?.can_take_back && other.version === state.version);
     if (mover) {
-      return { kind: "offer", text: `${nameOf(mover.seat)}: misclicked? You may ask the table to take back your last move.`, buttons: ["take-back"], as: mover.seat, version: mover.version };
+      return { kind: "offer", text: `${nameOf(mover.seat)}: misclicked?`, buttons: ["take-back"], as: mover.seat, version: mover.version };
     }
     return null;
   }
   const waiting = (pending.waiting_for || []).filter((seat) => seat !== me);
   const waitingWords = waiting.length ? ` Waiting for ${listWords(waiting.map(nameOf))}.` : "";
+  // The move itself, when the server names it: "(played a blue whale 6)".
+  const said = askedMoveWords(pending, words, state.view, nameOf);
+  const what = said ? ` (${said})` : "";
   if (pending.seat === me) {
-    return { kind: "asking", text: `You asked to take back your last move.${waitingWords}`, buttons: ["withdraw"], as: me };
+    return { kind: "asking", text: `You asked to take back your last move${what}.${waitingWords}`, buttons: ["withdraw"], as: me };
   }
   if (held.includes(pending.seat) && !held.some((seat) => seat !== pending.seat && (pending.waiting_for || []).includes(seat))) {
-    return { kind: "asking", text: `${nameOf(pending.seat)} asked to take back their last move.${waitingWords}`, buttons: ["withdraw"], as: pending.seat };
+    return { kind: "asking", text: `${nameOf(pending.seat)} asked to take back their last move${what}.${waitingWords}`, buttons: ["withdraw"], as: pending.seat };
   }
   const asker = nameOf(pending.seat);
   if ((pending.waiting_for || []).includes(me)) {
-    return { kind: "answer", text: `${asker} asks to take back their last move:`, buttons: ["allow", "refuse"], as: me };
+    return { kind: "answer", text: `${asker} asks to take back their last move${what}. Answer before you play on:`, buttons: ["allow", "refuse"], as: me };
   }
   // Around one device, another player here may be the one asked: the buttons answer for them.
   const local = held.find((seat) => seat !== pending.seat && (pending.waiting_for || []).includes(seat));
   if (local !== undefined) {
-    return { kind: "answer", text: `${asker} asks to take back their last move. ${nameOf(local)}, do you allow it?`, buttons: ["allow", "refuse"], as: local };
+    return { kind: "answer", text: `${asker} asks to take back their last move${what}. ${nameOf(local)}, do you allow it?`, buttons: ["allow", "refuse"], as: local };
   }
-  return { kind: "info", text: `${asker} asks to take back their last move.${waitingWords}`, buttons: [] };
+  return { kind: "info", text: `${asker} asks to take back their last move${what}.${waitingWords}`, buttons: [] };
 }
 
 /** A takeback that ended between two state bodies, as its asker hears it: "taken back", "stands"
@@ -70,8 +83,8 @@ const BUTTONS = {
 
 /** ctx: { rs (the room state: the active seat's state body, and around one device the other held
  *        seats' connections), roomId, tokenOf(seat), held() (the seats this device holds),
- *        nameOf(seat), announce(text), keepInView(change) (runs a change of the strip, keeping the
- *        table's moves in view) } */
+ *        nameOf(seat), words() (the game's action words, to name the move asked about),
+ *        announce(text) } */
 export function createTakeback(ctx) {
   const { rs } = ctx;
   /** Around one device, the state bodies of the held seats other than the one shown. */
@@ -115,12 +128,7 @@ export function createTakeback(ctx) {
   function draw() {
     const node = box();
     if (!node) return;
-    // The strip sits above the table: appearing, it must not push the moves off a phone's screen.
-    (ctx.keepInView || ((change) => change()))(() => drawInto(node));
-  }
-
-  function drawInto(node) {
-    const panel = takebackPanel(rs.get().state, ctx.nameOf, ctx.held(), localStates());
+    const panel = takebackPanel(rs.get().state, ctx.nameOf, ctx.held(), localStates(), ctx.words?.());
     const text = panel ? panel.text : note;
     node.hidden = !text && !problem;
     node.dataset.kind = panel ? panel.kind : "note";
@@ -161,7 +169,7 @@ export function createTakeback(ctx) {
     if (previous && state && (state.version !== previous.version || state.takeback?.id !== previous.takeback?.id)) problem = null;
     const before = previous?.takeback;
     if (state?.takeback && state.takeback.id !== before?.id && state.takeback.seat !== state.seat) {
-      ctx.announce(takebackPanel(state, ctx.nameOf, ctx.held(), localStates())?.text || "");
+      ctx.announce(takebackPanel(state, ctx.nameOf, ctx.held(), localStates(), ctx.words?.())?.text || "");
     }
     draw();
   }

@@ -81,7 +81,15 @@ def test_a_card_played_is_taken_back_with_the_others_approval(client: TestClient
     asked = ask(client, room_id, tokens[0], after["version"])
     assert asked.status_code == 201, asked.text
     takeback_id = asked.json()["takeback_id"]
-    pending = {"id": takeback_id, "seat": 0, "version": after["version"], "approvals": [], "waiting_for": [1]}
+    # The move asked about is named, as everyone read it in the log.
+    pending = {
+        "id": takeback_id,
+        "seat": 0,
+        "version": after["version"],
+        "approvals": [],
+        "waiting_for": [1],
+        "action": card,
+    }
     lapses_at = state(client, room_id)["takeback"]["lapses_at"]
     assert datetime.fromisoformat(lapses_at).tzinfo is not None
     for token in [*tokens, None]:
@@ -364,6 +372,23 @@ def test_mooki_island_placing_can_be_taken_back_and_taking_a_card_cannot() -> No
     assert None in verdicts("mooki-island", 2, "place")
     taken = verdicts("mooki-island", 2, "take")
     assert taken and all(reason is not None for reason in taken)
+
+
+def test_a_takeback_names_its_move_only_as_the_log_shows_it_to_everyone(client: TestClient) -> None:
+    """Mooki Island's log hides which side a card was placed on until the end: the takeback body,
+    which every viewer gets, names the move a placing, never the side, to the asker too."""
+    room_id, tokens = seated_match(client, "mooki-island")
+    for _ in range(2):  # the first seat takes a card, then places it
+        body = state(client, room_id)
+        seat = body["to_act"][0]
+        mine = state(client, room_id, tokens[seat])
+        placed = [a for a in mine["legal_actions"] if a["type"] == "place"]
+        chosen = placed[0] if placed else mine["legal_actions"][0]
+        after = play(client, room_id, tokens[seat], chosen, mine["version"])
+    assert chosen["type"] == "place" and "side" in chosen
+    assert ask(client, room_id, tokens[seat], after["version"]).status_code == 201
+    for token in [*tokens, None]:
+        assert state(client, room_id, token)["takeback"]["action"] == {"type": "place"}
 
 
 def test_mokuru_a_try_report_can_be_taken_back() -> None:

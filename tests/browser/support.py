@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonpatch
-from playwright.sync_api import Page, WebSocket
+from playwright.sync_api import Locator, Page, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,6 +23,19 @@ MOVE = (
     "button[data-action=draw-deck], "
     "button[data-action=draw-pile]"
 )
+
+
+def in_view_wherever_scrolled(node: Locator) -> None:
+    """`node` is whole on the screen with the page scrolled to its top, its middle and its end, at
+    the page's size now (a request floats where the player is looking)."""
+    page = node.page
+    end = page.evaluate("document.documentElement.scrollHeight - innerHeight")
+    for top in (0, end // 2, end):
+        page.evaluate("y => window.scrollTo(0, y)", top)
+        box = node.bounding_box()
+        height = page.evaluate("innerHeight")
+        assert box is not None, "not rendered"
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (top, box, height)
 
 
 def shoot(page: Page, name: str) -> None:

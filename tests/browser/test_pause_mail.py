@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.servers import ServeProcess, free_port
 
-from .support import SCREENSHOTS, create_room, join_room
+from .support import SCREENSHOTS, create_room, in_view_wherever_scrolled, join_room
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +94,7 @@ def test_a_pause_asked_in_one_browser_is_agreed_in_the_other(
     expect(banner).to_contain_text("Ann asks to pause the game.")
     for width, height in ((375, 812), (1280, 800)):
         bo.set_viewport_size({"width": width, "height": height})
+        in_view_wherever_scrolled(banner)
         shoot(bo, "pause-asked")
     banner.get_by_role("button", name="Agree to pause").click()
     for page in (ann, bo):

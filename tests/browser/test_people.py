@@ -12,7 +12,15 @@ from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.servers import ServeProcess
 
-from .support import SCREENSHOTS, create_room, is_my_turn, join_room, play_one, shoot
+from .support import (
+    SCREENSHOTS,
+    create_room,
+    in_view_wherever_scrolled,
+    is_my_turn,
+    join_room,
+    play_one,
+    shoot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -166,6 +174,9 @@ def test_a_seat_asked_for_in_the_waiting_room_is_approved_there(
     expect(request.get_by_role("button")).to_have_count(0)
     alert = bo.locator("#seat-alert")
     expect(alert).to_contain_text("Is it you?")
+    for width, height in ((375, 812), (1280, 800)):
+        bo.set_viewport_size({"width": width, "height": height})
+        in_view_wherever_scrolled(alert)
     shoot(ann, "people-seat-request-waiting")
     alert.get_by_role("button", name="Yes, it's me (approve)").click()
     expect(asker.locator("#room-sub")).to_contain_text("You are Bo", timeout=15_000)

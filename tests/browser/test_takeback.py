@@ -4,6 +4,7 @@ and the server's refusal is said in words)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import httpx
@@ -12,7 +13,17 @@ from playwright.sync_api import Page, expect
 
 from tests.servers import ServeProcess
 
-from .support import MOVE, SCREENSHOTS, close_summary, create_room, hand_ids, is_my_turn, join_room, version
+from .support import (
+    MOVE,
+    SCREENSHOTS,
+    close_summary,
+    create_room,
+    hand_ids,
+    in_view_wherever_scrolled,
+    is_my_turn,
+    join_room,
+    version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -77,11 +88,15 @@ def test_a_played_card_is_taken_back_with_a_friends_approval_and_a_draw_is_not(
         mover.locator(TAKE_BACK).click()
         asker = "Ann" if mover is ann else "Bo"
         banner = other.locator("#takeback")
-        expect(banner).to_contain_text(f"{asker} asks to take back their last move")
+        # The request names the move (the card played, as the table shows it) and floats in view
+        # wherever the friend has scrolled, on a phone and on a laptop.
+        named = re.compile(rf"{asker} asks to take back their last move \(played an? \w+ \d+\)")
+        expect(banner).to_contain_text(named)
         expect(mover.locator("#takeback")).to_contain_text("Waiting for")
         for width, height in ((375, 812), (1280, 800)):
             other.set_viewport_size({"width": width, "height": height})
-            banner.scroll_into_view_if_needed()
+            in_view_wherever_scrolled(banner)
+            in_view_wherever_scrolled(banner.locator("button[data-takeback=allow]"))
             other.screenshot(path=str(SHOTS / f"banner-{width}.png"))
         other.set_viewport_size({"width": 1280, "height": 900})
         other.locator("#takeback button[data-takeback=allow]").click()

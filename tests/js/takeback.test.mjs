@@ -18,9 +18,23 @@ test("after your own move, Take back only when the server says it may be", () =>
 test("the others are asked by name, with Allow and Refuse", () => {
   const panel = takebackPanel(body(1, { takeback: pending() }), nameOf);
   assert.equal(panel.kind, "answer");
-  assert.equal(panel.text, "Ann asks to take back their last move:");
+  assert.equal(panel.text, "Ann asks to take back their last move. Answer before you play on:");
   assert.deepEqual(panel.buttons, ["allow", "refuse"]);
   assert.equal(panel.as, 1);
+});
+
+test("the move asked about is named in the game's words, with the card the table shows", () => {
+  const words = { play: { done: "played {card}", otherwise: "played a card", params: { card: "card" } } };
+  const view = { trick: [{ id: 17, family: "blue_whale", value: 6 }] };
+  const asked = pending({ action: { type: "play", card: 17 } });
+  const panel = takebackPanel(body(1, { takeback: asked, view }), nameOf, [], [], words);
+  assert.equal(panel.text, "Ann asks to take back their last move (played a blue whale 6). Answer before you play on:");
+  const mine = takebackPanel(body(0, { takeback: asked, view }), nameOf, [], [], words);
+  assert.equal(mine.text, "You asked to take back your last move (played a blue whale 6). Waiting for Bo and Cy.");
+  // A card the view no longer shows is said by the words' otherwise; an unknown type not at all.
+  assert.match(takebackPanel(body(1, { takeback: asked, view: {} }), nameOf, [], [], words).text, /\(played a card\)/);
+  const odd = pending({ action: { type: "shuffle" } });
+  assert.equal(takebackPanel(body(1, { takeback: odd, view }), nameOf, [], [], words).text, "Ann asks to take back their last move. Answer before you play on:");
 });
 
 test("the asker and those who answered see whom it waits for", () => {
