@@ -1,11 +1,13 @@
 // The table chat: its messages (from the socket and `GET …/chat`), muting spectators by their
-// shown name, the form (players, and spectators when the host allows), and where the chat sits
-// (the waiting room before the deal, the table's side after). The table's own lines
-// (`kind: "seat"`) have no author and cannot be muted.
+// shown name, the form (players, and spectators when the host allows), where the chat sits
+// (the waiting room before the deal, the table's side after), and the chat note: while the chat
+// is out of sight, a new message floats in the request layer for a moment, then stays as an
+// unread badge until the chat is in view. The table's own lines (`kind: "seat"`) have no author
+// and cannot be muted.
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { addMessage, isSeatLine, muteKey, toggleMuted, visibleMessages } from "./people-kit.js";
+import { addMessage, chatNews, chatNoteWords, isSeatLine, muteKey, toggleMuted, visibleMessages } from "./people-kit.js";
 import { $, say } from "./room-page.js";
 
 /** ctx: { roomId, prefs (people-prefs.js), mySeat(), token(), post(path, body), refreshRoom(),
@@ -15,6 +17,67 @@ export function createChat(ctx) {
   let messages = [];
   // The names this page wrote under as a spectator (its own messages get no mute button).
   const myNames = new Set();
+  // The chat note: messages come while the chat is out of sight, the newest shown for a moment.
+  const NOTE_SHOWN_MS = 8000;
+  let unread = 0;
+  let latest = null;
+  let noteOpen = false;
+  let noteTimer = null;
+  let chatInView = false;
+
+  function drawNote() {
+    const node = $("chat-note");
+    const words = chatNoteWords(unread, latest, { open: noteOpen });
+    node.hidden = !words;
+    if (!words) {
+      node.replaceChildren();
+      return;
+    }
+    node.dataset.kind = words.kind;
+    const open = h("button", { class: "button button-small button-primary chat-note-open", type: "button", onclick: openChat }, "Open the chat");
+    fill(
+      node,
+      words.kind === "message"
+        ? h("p", { class: "chat-note-text" }, h("b", {}, `${words.name}:`), " ", words.text)
+        : h("p", { class: "chat-note-text" }, h("span", { class: "chat-note-badge", "aria-hidden": "true" }, String(unread)), " ", words.text),
+      open,
+      // Put away: the message folds into the unread badge at once.
+      words.kind === "message" ? h("button", { class: "icon-button chat-note-fold", type: "button", "aria-label": "Later", onclick: foldNote }, "✕") : null,
+    );
+  }
+
+  function foldNote() {
+    noteOpen = false;
+    clearTimeout(noteTimer);
+    drawNote();
+  }
+
+  function markRead() {
+    if (!unread) return;
+    unread = 0;
+    latest = null;
+    clearTimeout(noteTimer);
+    drawNote();
+    delete $("chat-log").dataset.unread;
+  }
+
+  function openChat() {
+    const panel = $("chat-panel");
+    panel.scrollIntoView({ block: "center", behavior: window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    const input = $("chat-input");
+    if (!$("chat-form").hidden) input.focus({ preventScroll: true });
+    markRead();
+  }
+
+  function noteNews(message) {
+    if (chatInView) return;
+    unread += 1;
+    latest = message;
+    noteOpen = true;
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(foldNote, NOTE_SHOWN_MS);
+    drawNote();
+  }
 
   function updateForm(room) {
     const me = ctx.mySeat();
@@ -92,8 +155,9 @@ export function createChat(ctx) {
     const fresh = !messages.some((m) => m.id === message.id);
     messages = addMessage(messages, message);
     draw();
-    if (fresh && !isSeatLine(message) && message.seat !== ctx.mySeat() && !prefs.muted().includes(muteKey(message))) {
+    if (fresh && chatNews(message, ctx.mySeat(), prefs.muted())) {
       $("chat-log").dataset.unread = "yes";
+      noteNews(message);
     }
   }
 
@@ -142,7 +206,17 @@ export function createChat(ctx) {
   function start() {
     $("chat-form").addEventListener("submit", send);
     $("chat-spectators").addEventListener("change", spectatorsChanged);
-    $("chat-input").addEventListener("focus", () => delete $("chat-log").dataset.unread);
+    $("chat-input").addEventListener("focus", markRead);
+    // The chat in view (a quarter of it on screen) reads what came: the note goes.
+    if (typeof IntersectionObserver === "function") {
+      new IntersectionObserver(
+        (entries) => {
+          chatInView = entries.some((entry) => entry.isIntersecting);
+          if (chatInView) markRead();
+        },
+        { threshold: 0.25 },
+      ).observe($("chat-panel"));
+    }
     load();
   }
 

@@ -12,6 +12,26 @@ export const CLOCKS = [
   [86400, "1 day a move"],
 ];
 
+/** A chat message others wrote that this reader should hear of while the chat is out of sight:
+ * not the table's own line, not the reader's own, not a muted writer's. */
+export function chatNews(message, mySeat, muted) {
+  if (isSeatLine(message)) return false;
+  if (message.seat !== null && message.seat !== undefined && message.seat === mySeat) return false;
+  return !muted.includes(muteKey(message));
+}
+
+/** The chat note floating at the foot of the screen while the chat is out of sight: the newest
+ * message for a moment ("Bo: oops", at most `limit` characters), then a badge with the unread
+ * count ("2 new messages"). null when nothing is unread. */
+export function chatNoteWords(unread, latest, { open = true, limit = 120 } = {}) {
+  if (!unread) return null;
+  const count = unread === 1 ? "1 new message" : `${unread} new messages`;
+  if (!open || !latest) return { kind: "badge", text: count };
+  const text = String(latest.text ?? "");
+  const cut = [...text].length > limit ? `${[...text].slice(0, limit - 1).join("")}…` : text;
+  return { kind: "message", name: latest.name, text: cut, count };
+}
+
 /** The first grapheme of a name, upper-cased: "🦊 Fox" gives "🦊", "Zoë" gives "Z", an emoji
  * family stays whole (never half a surrogate pair, which would show as "�"). */
 export function initial(name) {

@@ -267,6 +267,57 @@ def test_countdown_and_a_bot_playing_for_an_absent_player(
     expect(ann.locator('.people-row[data-seat="1"] .presence')).to_have_text("here")
 
 
+def test_a_chat_message_reaches_a_phone_scrolled_to_the_table(
+    people_server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """On a phone the chat is far below the table: a friend's message floats over the table for a
+    moment, folds into an unread badge, and opening the chat reads it."""
+    ann, bo, _url = ann_and_bo(people_server, new_player, bo_size=(375, 812))
+    bo.click("#seat-keep-close")
+    ann.click("#start-button")
+    expect(bo.locator("#hand")).to_be_visible()
+    bo.evaluate("window.scrollTo(0, 0)")
+    panel = bo.locator("#chat-panel")
+    box = panel.bounding_box()
+    assert box is not None and box["y"] > 812, box  # out of sight below the table
+    note = bo.locator("#chat-note")
+    expect(note).to_be_hidden()
+
+    ann.fill("#chat-input", "oops")
+    ann.click("#chat-send")
+    expect(note).to_contain_text("Ann: oops")
+    in_first_screen(note, 812)
+    shoot(bo, "people-chat-note")
+    ann.fill("#chat-input", "sorry, misclick")
+    ann.click("#chat-send")
+    expect(note).to_contain_text("Ann: sorry, misclick")
+    note.get_by_role("button", name="Later").click()
+    expect(note).to_contain_text("2 new messages")
+    in_first_screen(note, 812)
+    # The writer hears nothing of their own messages.
+    expect(ann.locator("#chat-note")).to_be_hidden()
+    shoot(bo, "people-chat-badge")
+
+    note.get_by_role("button", name="Open the chat").click()
+    expect(note).to_be_hidden()
+    expect(bo.locator("#chat-log")).to_contain_text("sorry, misclick")
+    expect(bo.locator("#chat-input")).to_be_focused()
+    box = panel.bounding_box()
+    assert box is not None and box["y"] < 812, box
+    # With the chat in view, a new message is read where it lands.
+    ann.fill("#chat-input", "go on")
+    ann.click("#chat-send")
+    expect(bo.locator("#chat-log")).to_contain_text("go on")
+    expect(note).to_be_hidden()
+
+
+def in_first_screen(node: Locator, height: int) -> None:
+    """The node is whole on the screen as the page is scrolled now."""
+    box = node.bounding_box()
+    assert box is not None, "not rendered"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+
+
 def test_table_chat(people_server: ServeProcess, new_player: Callable[..., Page]) -> None:
     ann, bo, url = ann_and_bo(people_server, new_player, bo_size=(375, 800))
     bo.click("#seat-keep-close")

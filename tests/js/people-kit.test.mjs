@@ -4,6 +4,8 @@ import { test } from "node:test";
 import {
   addMessage,
   askerWords,
+  chatNews,
+  chatNoteWords,
   countdownWords,
   dayWords,
   deadLinkWords,
@@ -90,6 +92,21 @@ test("chat muting and de-duplication", () => {
   assert.deepEqual(visibleMessages(messages, [1]).map((m) => m.id), [1, 3]);
   assert.equal(addMessage(messages, { id: 2, seat: 1 }).length, 3);
   assert.deepEqual(addMessage(messages, { id: 4, seat: 0 }, 2).map((m) => m.id), [3, 4]);
+});
+
+test("the chat note: others' messages only, the newest for a moment, then the unread count", () => {
+  const bo = { id: 1, seat: 1, name: "Bo", text: "oops", kind: "chat" };
+  assert.equal(chatNews(bo, 0, []), true);
+  assert.equal(chatNews(bo, 1, []), false); // your own
+  assert.equal(chatNews(bo, 0, [1]), false); // muted
+  assert.equal(chatNews({ id: 2, seat: null, name: "", text: "Bo's seat moved", kind: "seat" }, 0, []), false);
+  assert.equal(chatNews({ id: 3, seat: null, name: "Cy (watching)", text: "go!", kind: "chat" }, null, []), true);
+  assert.equal(chatNoteWords(0, bo), null);
+  assert.deepEqual(chatNoteWords(1, bo), { kind: "message", name: "Bo", text: "oops", count: "1 new message" });
+  assert.deepEqual(chatNoteWords(3, bo, { open: false }), { kind: "badge", text: "3 new messages" });
+  const long = chatNoteWords(1, { ...bo, text: "ab🦊".repeat(60) }, { limit: 10 });
+  assert.equal([...long.text].length, 10);
+  assert.ok(long.text.endsWith("…"));
 });
 
 test("the chat keeps people's messages and the table's own lines apart, in order", () => {
