@@ -14,7 +14,7 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
 from app.db import Database
-from app.models import ActionRow, Match, Room, Seat, SeatMove
+from app.models import ActionRow, Match, Room, Seat, SeatMove, SeatRequest
 from app.roomids import is_room_id
 from app.services import matches, people, rooms
 from app.services.auth import hash_token
@@ -85,6 +85,8 @@ class Rooms:
     matches: dict[str, Match] = field(default_factory=dict)
     # match id -> its newest action
     last: dict[int, ActionRow] = field(default_factory=dict)
+    # room id -> its open seat requests
+    requests: dict[str, list[SeatRequest]] = field(default_factory=dict)
 
 
 def read_rooms(session: Session, room_ids: list[str]) -> Rooms:
@@ -96,6 +98,11 @@ def read_rooms(session: Session, room_ids: list[str]) -> Rooms:
     for seat in session.scalars(select(Seat).where(Seat.room_id.in_(ids)).order_by(Seat.seat)):
         found.seats.setdefault(seat.room_id, []).append(seat)
     found.matches = {m.room_id: m for m in session.scalars(select(Match).where(Match.room_id.in_(ids)))}
+    open_requests = select(SeatRequest).where(
+        SeatRequest.room_id.in_(ids), SeatRequest.status.in_(people.OPEN_REQUEST_STATUSES)
+    )
+    for request in session.scalars(open_requests.order_by(SeatRequest.created_at)):
+        found.requests.setdefault(request.room_id, []).append(request)
     match_ids = [m.id for m in found.matches.values()]
     if match_ids:
         newest = (
@@ -113,7 +120,9 @@ def read_rooms(session: Session, room_ids: list[str]) -> Rooms:
     return found
 
 
-def summary(session: Session, cache: StateCache, found: Rooms, room_id: str, token: str) -> Body:
+def summary(
+    session: Session, cache: StateCache, times: people.Times, found: Rooms, room_id: str, token: str
+) -> Body:
     room = found.rooms.get(room_id)
     if room is None:
         return unknown(room_id)
@@ -165,16 +174,21 @@ def summary(session: Session, cache: StateCache, found: Rooms, room_id: str, tok
         "totals": engine.scorepad(state).totals if state is not None else [],
         "winners": list(result.winners) if result is not None else None,
         "rematch": room.rematch_id,
+        # Someone asks for this seat from another device: its holder hears it on any page.
+        "seat_requests": people.holder_requests(found.requests.get(room_id, []), mine.seat, times),
     }
 
 
 class MyGames:
-    def __init__(self, db: Database, cache: StateCache) -> None:
+    def __init__(self, db: Database, cache: StateCache, times: people.Times) -> None:
         self.db = db
         self.cache = cache
+        self.times = times
 
     def summaries(self, held: list[tuple[str, str]]) -> list[Body]:
         """One body per (room id, token), in the order asked, all read in one transaction."""
         with self.db.read() as session:
             found = read_rooms(session, [room_id for room_id, _token in held])
-            return [summary(session, self.cache, found, room_id, token) for room_id, token in held]
+            return [
+                summary(session, self.cache, self.times, found, room_id, token) for room_id, token in held
+            ]

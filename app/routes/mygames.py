@@ -31,7 +31,7 @@ class HeldSeats(BaseModel):
 async def my_games(body: HeldSeats, runtime: RuntimeDep) -> JSONResponse:
     """A summary per seat this browser holds; a token that holds no seat gets `found: false` only.
     The tokens ride in the body (never in a URL), and the answer is never cached."""
-    reader = MyGames(runtime.db, runtime.cache)
+    reader = MyGames(runtime.db, runtime.cache, runtime.times)
     games: list[dict[str, Any]] = await run_in_threadpool(
         reader.summaries, [(held.room_id, held.token) for held in body.seats]
     )

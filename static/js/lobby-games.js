@@ -5,6 +5,8 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { clockWords, gameLines, lostWords } from "./my-games.js";
+import { floatRequests } from "./request-layer.js";
+import { createSeatAsks } from "./seat-asks.js";
 import { lastSeen, seats } from "./storage.js";
 
 // Seconds between refreshes while the page is in view (a hidden page asks nothing).
@@ -20,6 +22,10 @@ export function startYourGames(games) {
   let asking = false;
   // The last answer per room, kept so a failed refresh leaves the list as it was.
   let known = new Map();
+  // Someone asks for one of these seats from another device: asked here too, over the page.
+  const layer = document.getElementById("request-layer");
+  floatRequests(layer);
+  const asks = createSeatAsks(document.getElementById("seat-asks"), { title, answered: () => refresh() });
 
   function entries() {
     return Object.values(seats.all())
@@ -144,6 +150,7 @@ export function startYourGames(games) {
     if (asking) return;
     if (!held.length) {
       known = new Map();
+      asks.draw([]);
       draw();
       return;
     }
@@ -153,6 +160,7 @@ export function startYourGames(games) {
         body: { seats: held.map((entry) => ({ room_id: entry.room_id, token: entry.token })) },
       });
       known = new Map(answer.games.map((summary) => [summary.room_id, summary]));
+      asks.draw(answer.games);
       for (const summary of answer.games) {
         if (summary.found) seats.keep(summary.room_id, { game: summary.game, status: summary.status });
       }

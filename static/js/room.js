@@ -10,6 +10,7 @@ import { moveProblem } from "./errors.js";
 import { createPeople } from "./people.js";
 import { createPush } from "./push.js";
 import { floatRequests } from "./request-layer.js";
+import { pollSeatAsks } from "./seat-asks.js";
 import { createDevice } from "./room-device.js";
 import { createHandView } from "./room-hand.js";
 import { $, announce, copyFrom, showMoveError } from "./room-page.js";
@@ -325,6 +326,7 @@ const push = createPush({
 
 async function init() {
   floatRequests($("request-layer"));
+  pollSeatAsks($("seat-asks"), { title: (game) => titles[game] || game, exceptRoom: roomId });
   people.start();
   startRoomPasskey(roomId, $("room-passkey"));
   push.start();

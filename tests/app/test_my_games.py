@@ -13,7 +13,7 @@ from .conftest import auth
 
 SUMMARY_KEYS = {
     "room_id", "found", "game", "status", "seat", "name", "host_seat", "players", "version", "to_act",
-    "your_turn", "clock", "deadline", "last_move", "totals", "winners", "rematch",
+    "your_turn", "clock", "deadline", "last_move", "totals", "winners", "rematch", "seat_requests",
 }  # fmt: skip
 
 
@@ -136,3 +136,27 @@ def test_a_played_card_is_named_only_when_the_table_shows_it(client: TestClient)
     # Played: on the discard pile for all to see, so the list may say which card it was.
     assert other["last_move"]["cards"] == [hand[play["card"]]]
     assert str(play["card"]) in str(watcher["discard_piles"])
+
+
+def test_a_request_for_a_seat_reaches_its_holder_only(client: TestClient) -> None:
+    """Someone asks for Bo's seat from another device: Bo's summary carries the request, so any page
+    of his (the home page, another room) can ask him "Is it you?"; Ann's does not, nor does a stranger's."""
+    room_id, tokens = seated_match(client)
+    asked = client.post(f"/api/rooms/{room_id}/seat-requests", json={"seat": 1})
+    assert asked.status_code == 201, asked.text
+    ann, bo = ask(client, [(room_id, tokens[0]), (room_id, tokens[1])])
+    assert ann["seat_requests"] == []
+    [request] = bo["seat_requests"]
+    assert request["id"] == asked.json()["request_id"] and request["seat"] == 1
+    assert request["status"] == "pending" and request["answerable_by"] == [1]
+    # The room body lists the same request the same way, but for who may answer it.
+    listed = client.get(f"/api/rooms/{room_id}", headers=auth(tokens[1])).json()["seat_requests"]
+    assert {k: v for k, v in listed[0].items() if k != "answerable_by"} == {
+        k: v for k, v in request.items() if k != "answerable_by"
+    }
+    refused = client.post(
+        f"/api/rooms/{room_id}/seat-requests/{request['id']}/refuse", json={}, headers=auth(tokens[1])
+    )
+    assert refused.status_code == 200, refused.text
+    [bo] = ask(client, [(room_id, tokens[1])])
+    assert bo["seat_requests"] == []

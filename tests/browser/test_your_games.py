@@ -113,3 +113,48 @@ def test_your_games_lists_every_seat_live(server: ServeProcess, new_player: Call
 
 def lambda_has(name: str) -> re.Pattern[str]:
     return re.compile(rf"(^|\s){name}(\s|$)")
+
+
+def test_a_request_for_your_seat_reaches_every_page_of_yours(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """Someone asks for Ann's seat in one game from another device: her phone hears it on the home
+    page and on the page of another game she plays, floating in view, and she can refuse it there."""
+    with httpx.Client(base_url=server.base_url) as http:
+        first, first_tokens = mojo_match(http, "Ann", ["Bo"])
+        second, second_tokens = mojo_match(http, "Cy", ["Ann"])
+        phone = new_player(375, 812)
+        for room_id, token in ((first, first_tokens[0]), (second, second_tokens[1])):
+            phone.goto(f"{server.base_url}/r/{room_id}#seat={token}")
+            expect(phone.locator("#game-panel")).to_be_visible()
+        asked = http.post(f"/api/rooms/{first}/seat-requests", json={"seat": 0})
+        assert asked.status_code == 201, asked.text
+        request_id = asked.json()["request_id"]
+
+        phone.goto(server.base_url + "/")
+        expect(phone.locator("#your-games .game-row")).to_have_count(2)
+        ask = phone.locator(f'#seat-asks [data-room="{first}"]')
+        expect(ask).to_contain_text("Mojo with Bo, as Ann:")
+        expect(ask).to_contain_text("Someone asks for your seat from another device. Is it you?")
+        expect(ask.get_by_role("button", name="Yes, it's me (approve)")).to_be_visible()
+        phone.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        box = ask.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 812, box
+        shoot_sizes(phone, "seat-ask-home")
+
+        # On the page of her other game: asked there too, not about that game's own seat.
+        phone.set_viewport_size({"width": 375, "height": 812})
+        phone.goto(f"{server.base_url}/r/{second}")
+        expect(phone.locator("#game-panel")).to_be_visible()
+        ask = phone.locator(f'#seat-asks [data-room="{first}"]')
+        expect(ask).to_contain_text("Someone asks for your seat from another device. Is it you?")
+        expect(phone.locator("#seat-alert")).to_be_hidden()
+        shoot_sizes(phone, "seat-ask-other-room")
+        phone.set_viewport_size({"width": 375, "height": 812})
+        ask.get_by_role("button", name="No, refuse").click()
+        expect(phone.locator("#seat-asks")).to_be_hidden()
+        status = http.get(f"/api/rooms/{first}/seat-requests/{request_id}").json()
+        assert status["status"] == "refused"
+        # The seat stayed: the first game still opens as Ann.
+        phone.goto(f"{server.base_url}/r/{first}")
+        expect(phone.locator("#room-sub")).to_contain_text("You are Ann")

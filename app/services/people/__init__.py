@@ -24,16 +24,19 @@ from app.services.people.handover import (
     due_handovers,
     follow_to_rematches,
     holder_back,
+    holder_requests,
     open_requests,
     request_status,
     seat_check,
     waiting_seats,
 )
+from app.services.people.handover import OPEN as OPEN_REQUEST_STATUSES
 from app.services.people.presence import away_since, gone_for, presence_unknown, seen
 from app.services.people.standins import leave, remove, stand_in, take_back
 
 __all__ = [
     "LONE_APPROVER_AFTER",
+    "OPEN_REQUEST_STATUSES",
     "SEAT_EPOCHS",
     "TABLE_LINES",
     "Times",
@@ -50,6 +53,7 @@ __all__ = [
     "follow_to_rematches",
     "gone_for",
     "holder_back",
+    "holder_requests",
     "leave",
     "open_requests",
     "playing_room",

@@ -205,19 +205,33 @@ def open_requests(
         answerable = {target.seat} | (set(rule.approvers) - set(r.approvals or []))
         if status == "waiting":
             answerable = {target.seat} | set(rule.approvers)  # each may still refuse
-        listed.append(
-            {
-                "id": r.id,
-                "seat": r.seat,
-                "at": aware(r.created_at).isoformat(),
-                "expires": _expiry(r, times).isoformat() if status == "pending" else None,
-                "status": status,
-                "approvals": list(r.approvals or []),
-                "effective_at": aware(r.effective_at).isoformat() if r.effective_at is not None else None,
-                "answerable_by": sorted(answerable),
-            }
-        )
+        listed.append(request_body(r, status, times, answerable))
     return listed
+
+
+def request_body(r: SeatRequest, status: str, times: Times, answerable: set[int]) -> dict[str, Any]:
+    """One open request as the room body lists it (`status` as `_status` reads it now)."""
+    return {
+        "id": r.id,
+        "seat": r.seat,
+        "at": aware(r.created_at).isoformat(),
+        "expires": _expiry(r, times).isoformat() if status == "pending" else None,
+        "status": status,
+        "approvals": list(r.approvals or []),
+        "effective_at": aware(r.effective_at).isoformat() if r.effective_at is not None else None,
+        "answerable_by": sorted(answerable),
+    }
+
+
+def holder_requests(requests: list[SeatRequest], seat: int, times: Times) -> list[dict[str, Any]]:
+    """The open requests for `seat` among a room's `requests`, as its holder reads them away from
+    the room ("Your games", another room's page): the holder may always answer for its own seat."""
+    shown = []
+    for r in requests:
+        status = _status(r, times)
+        if r.seat == seat and status in OPEN:
+            shown.append(request_body(r, status, times, {seat}))
+    return shown
 
 
 def _minutes(seconds: float) -> str:
