@@ -13,9 +13,10 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-## make run: set up and serve on http://127.0.0.1:8000 with the embedded SQLite database.
+## make run: set up and serve with the embedded SQLite database; prints http://localhost:8000 (where
+## passkeys work) and opens it in this computer's browser when there is a desktop to show it on.
 run: $(STAMP)
-	$(VENV)/bin/motable serve
+	$(VENV)/bin/motable serve --open
 
 # Debian packages the tests drive: Chromium (browser tests), nginx and docker-compose (the shipped
 # proxy config and compose file are checked for real). Installed only when missing.

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import socket
 import sys
+import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from app.config import Settings
 from app.roomids import is_room_id
@@ -24,8 +28,74 @@ def serve(args: argparse.Namespace) -> int:
     upgrade(settings.database_url)
     app = create_app(settings)
     tune_gc(settings)
-    uvicorn.run(app, **uvicorn_options(settings, args.host, args.port, args.log_level))
-    return 0
+    address = open_address(settings.public_url, args.host, args.port)
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which also says the address to open once it listens (and opens it)."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                print(f"Motable is ready: open {address} in your browser", flush=True)
+                if args.open:
+                    # Off the event loop: finding and starting a browser may take a moment.
+                    threading.Thread(target=open_in_browser, args=(address,), daemon=True).start()
+
+    server = Server(uvicorn.Config(app, **uvicorn_options(settings, args.host, args.port, args.log_level)))
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    # As uvicorn.run: a server that never listened (the port taken, say) is a failed start.
+    return 0 if server.started else STARTUP_FAILURE
+
+
+# What uvicorn exits with when the server could not start.
+STARTUP_FAILURE = 3
+# Bound to these, the server is reached from this computer at http://localhost: the address where
+# passkeys work (an IP address names no site for them) and where the browser keeps this site's games.
+LOCALHOST_REACHES = {"127.0.0.1", "::1", "localhost", "0.0.0.0", "::", ""}
+
+
+def open_address(public_url: str | None, host: str, port: int) -> str:
+    """The address `motable serve` tells people to open: the public URL when there is one, else
+    http://localhost:PORT when that reaches the server (bound to 127.0.0.1, ::1 or every address),
+    else the address it is bound to."""
+    if public_url:
+        return public_url
+    if host.strip("[]") in LOCALHOST_REACHES:
+        return f"http://localhost:{port}"
+    name = f"[{host.strip('[]')}]" if ":" in host else host
+    return f"http://{name}:{port}"
+
+
+def open_in_browser(url: str, env: Mapping[str, str] | None = None, platform: str | None = None) -> bool:
+    """`motable serve --open` (what `make run` does): the page in this computer's browser, when there
+    is a desktop to show it on. Never a text browser in the server's terminal (Python's webbrowser picks
+    lynx or w3m when it finds nothing else, and waits for it), never an error: without a desktop (a
+    server, ssh, a container) it opens nothing and the printed address is there to open by hand.
+    Returns whether a browser was asked to open it. It may wait for the browser to start: `serve` runs
+    it on a thread of its own."""
+    import webbrowser
+
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    if env.get("SSH_CONNECTION") or env.get("SSH_TTY"):
+        return False  # the person is at another computer: this one's screen is not theirs
+    desktop = env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")
+    if (platform.startswith("linux") or "bsd" in platform) and not desktop:
+        return False
+    try:
+        browser = webbrowser.get()
+    except webbrowser.Error:
+        return False
+    # Browsers that take over the terminal: GenericBrowser (lynx, w3m, links, www-browser) runs its
+    # command and waits; Elinks likewise. BackgroundBrowser (xdg-open) and the others start a window.
+    console = (webbrowser.GenericBrowser, getattr(webbrowser, "Elinks", webbrowser.GenericBrowser))
+    if type(browser) in console:
+        return False
+    try:
+        return bool(browser.open(url))
+    except Exception:  # a browser that fails to start: the printed address is still there
+        return False
 
 
 def migrate(_args: argparse.Namespace) -> int:
@@ -143,6 +213,12 @@ def parser() -> argparse.ArgumentParser:
         "--public-url",
         help="the address people open (e.g. https://cards.example.org), used in share links and QR codes; "
         "default: MOTABLE_PUBLIC_URL, else the address each request came to",
+    )
+    sub.add_argument(
+        "--open",
+        action="store_true",
+        help="open the address in this computer's browser once the server listens (when there is a "
+        "desktop to show it on; `make run` does)",
     )
 
     command("migrate", migrate, "apply pending database migrations")

@@ -2,13 +2,26 @@
 // used) and "Sign in with a passkey" with "Keep my other device signed in". passkeys.js does the work.
 
 import { fill, h } from "./dom.js";
-import { createPasskey, heldHere, knowsPasskey, passkeyProblem, passkeysSupported, signIn } from "./passkeys.js";
+import {
+  createPasskey,
+  heldHere,
+  knowsPasskey,
+  localhostAddress,
+  localhostOffer,
+  passkeyProblem,
+  passkeysSupported,
+  signIn,
+} from "./passkeys.js";
 import { counted } from "./words.js";
 
 const LOST = { moved: "moved to another device", left: "you left the game", removed: "the host removed you" };
 
+const TITLE = "Your games on every device";
+
 export function startPasskeyBox(box, { changed }) {
   if (!passkeysSupported()) return;
+  const away = localhostAddress();
+  if (away) return offerLocalhost(box, away);
   const status = h("p", { class: "passkey-status", role: "status" });
   const keep = h("input", { type: "checkbox", id: "passkey-keep" });
   const save = h("button", { class: "button button-small", type: "button", id: "passkey-save" });
@@ -66,7 +79,7 @@ export function startPasskeyBox(box, { changed }) {
 
   fill(
     box,
-    h("h3", { class: "passkey-title" }, "Your games on every device"),
+    h("h3", { class: "passkey-title" }, TITLE),
     h(
       "p",
       { class: "muted small" },
@@ -79,4 +92,16 @@ export function startPasskeyBox(box, { changed }) {
   box.hidden = false;
   draw();
   return { draw };
+}
+
+/** At 127.0.0.1 (a loopback IP address) the box offers this page at localhost, where passkeys work. */
+function offerLocalhost(box, away) {
+  const { node } = localhostOffer(away, {
+    lead: `Passkeys don't work at this address (${away.here}). They do at ${away.there}: the same Motable, on this computer.`,
+    link: `Open ${away.there}`,
+    note: `Your browser keeps each address's games apart, so the games listed here stay at ${away.here}. To take one along, open it and choose “Your seat”.`,
+  });
+  fill(box, h("h3", { class: "passkey-title" }, TITLE), node);
+  box.hidden = false;
+  return { draw() {} };
 }

@@ -3,6 +3,7 @@
 // does the rest: no password, no account form.
 
 import { api } from "./api.js";
+import { h } from "./dom.js";
 import { seats, store } from "./storage.js";
 
 // Set once this browser made or used a passkey: attaching more games then signs in with it.
@@ -10,6 +11,38 @@ const KNOWN_KEY = "motable.passkey";
 
 export function passkeysSupported() {
   return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
+}
+
+// A loopback IP address as the browser writes a page's host name: 127.x.x.x, [::1], or an IPv4 one
+// inside IPv6 ([::ffff:7f00:1]).
+const LOOPBACK_IP = /^(?:127(?:\.\d{1,3}){3}|\[::1\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/i;
+
+/**
+ * The page was reached at a loopback IP address (`make run` at http://127.0.0.1:8000), where passkeys
+ * cannot work: an IP address names no site to hold one. The same server answers at localhost, where
+ * they do. Returns { here, there, url } (`url`: this page at localhost, `hash` appended), else null.
+ */
+export function localhostAddress(where = window.location, hash = "") {
+  if (!LOOPBACK_IP.test(where.hostname)) return null;
+  const there = `localhost${where.port ? `:${where.port}` : ""}`;
+  return { here: where.host, there, url: `${where.protocol}//${there}${where.pathname}${where.search}${hash}` };
+}
+
+/**
+ * What the passkey parts show at a loopback IP address instead of buttons that cannot work: why, a
+ * link to the same page at localhost, and that the browser keeps each address's games apart.
+ * `words` = { lead, link, note } (strings); returns { node, link } (the <a>, its href to set).
+ */
+export function localhostOffer(away, words) {
+  const link = h("a", { class: "button button-small button-primary passkey-elsewhere-link", href: away.url }, words.link);
+  const node = h(
+    "div",
+    { class: "passkey-elsewhere" },
+    h("p", { class: "passkey-elsewhere-lead" }, words.lead),
+    link,
+    h("p", { class: "passkey-elsewhere-note small" }, words.note),
+  );
+  return { node, link };
 }
 
 export function knowsPasskey() {

@@ -3,11 +3,12 @@
 // game back (passkeys.js, docs/people.md "Passkeys").
 
 import { fill, h } from "./dom.js";
-import { createPasskey, knowsPasskey, passkeyProblem, passkeysSupported, signIn } from "./passkeys.js";
+import { createPasskey, knowsPasskey, localhostAddress, localhostOffer, passkeyProblem, passkeysSupported, signIn } from "./passkeys.js";
 import { seats } from "./storage.js";
 
 export function startRoomPasskey(roomId, box) {
   if (!passkeysSupported() || !box) return;
+  if (localhostAddress()) return offerLocalhost(roomId, box);
   const status = h("p", { class: "passkey-status small", role: "status" });
   const button = h("button", { class: "button button-small", type: "button", id: "room-passkey-save" });
 
@@ -37,6 +38,29 @@ export function startRoomPasskey(roomId, box) {
   });
 
   fill(box, h("p", { class: "muted small" }, "Or keep it with a passkey (your screen lock): no link to carry around."), button, status);
+  draw();
+  document.getElementById("seat-menu-button")?.addEventListener("click", draw);
+}
+
+/**
+ * At 127.0.0.1 (a loopback IP address) the seat menu offers this game at localhost, where passkeys
+ * work, with the seat in the link (a seat link, as the one above it: the page there takes the seat).
+ */
+function offerLocalhost(roomId, box) {
+  const words = (away) => ({
+    lead: `Passkeys don't work at this address (${away.here}). They do at ${away.there}: the same game, on this computer.`,
+    link: `Open this game at ${away.there}`,
+    note: `Your seat comes along. Your other games stay at ${away.here}: your browser keeps each address's games apart.`,
+  });
+  const { node, link } = localhostOffer(localhostAddress(), words(localhostAddress()));
+
+  function draw() {
+    const entry = seats.get(roomId);
+    box.hidden = !entry?.token;
+    if (entry?.token) link.href = localhostAddress(window.location, `#seat=${entry.token}`).url;
+  }
+
+  fill(box, node);
   draw();
   document.getElementById("seat-menu-button")?.addEventListener("click", draw);
 }

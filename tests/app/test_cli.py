@@ -1,17 +1,23 @@
-"""The `motable` command: migrate, verify a finished match (and catch a forged log), simulate."""
+"""The `motable` command: migrate, verify a finished match (and catch a forged log), simulate, and the
+address `serve` tells people to open (and opens)."""
 
 from __future__ import annotations
 
+import webbrowser
+from collections.abc import Callable
+
+import httpx
 import pytest
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
-from app.cli import main
+from app.cli import main, open_address, open_in_browser
 from app.config import Settings
 from app.db import Database
 from app.main import create_app
 from app.models import ActionRow
 from tests.rooms import seated_match
+from tests.servers import ServeProcess
 
 from .conftest import auth
 
@@ -78,3 +84,75 @@ def test_public_log_alone_proves_a_fair_deal(client: TestClient) -> None:
     playing, _ = seated_match(client)
     unfinished = [client.get(f"/api/rooms/{playing}{path}").json() for path in ("", "/log", "/state")]
     assert check_public_log(*unfinished) == ["the match is not finished, so its seed is not revealed yet"]
+
+
+@pytest.mark.parametrize(
+    ("public_url", "host", "address"),
+    [
+        # `make run`: bound to 127.0.0.1, opened at localhost, where passkeys work (an IP address
+        # cannot hold one) and where the browser keeps the games.
+        (None, "127.0.0.1", "http://localhost:8000"),
+        (None, "::1", "http://localhost:8000"),
+        (None, "localhost", "http://localhost:8000"),
+        (None, "0.0.0.0", "http://localhost:8000"),
+        (None, "::", "http://localhost:8000"),
+        # localhost would not reach these.
+        (None, "192.168.1.20", "http://192.168.1.20:8000"),
+        (None, "127.0.0.2", "http://127.0.0.2:8000"),
+        (None, "fd00::20", "http://[fd00::20]:8000"),
+        ("https://cards.example.org", "0.0.0.0", "https://cards.example.org"),
+    ],
+)
+def test_the_address_to_open(public_url: str | None, host: str, address: str) -> None:
+    assert open_address(public_url, host, 8000) == address
+
+
+def test_serve_prints_a_localhost_address_that_reaches_it(
+    sqlite_url: str, spawn: Callable[[dict[str, str]], ServeProcess]
+) -> None:
+    server = spawn({"DATABASE_URL": sqlite_url})  # default --host: 127.0.0.1
+    printed = f"Motable is ready: open http://localhost:{server.port} in your browser"
+    assert printed in server.log_path.read_text()
+    # What it binds (127.0.0.1) answers at the name it prints.
+    assert httpx.get(f"http://localhost:{server.port}/healthz", timeout=10).status_code == 200
+
+
+class FakeBrowser(webbrowser.BaseBrowser):
+    def __init__(self) -> None:
+        super().__init__("fake")
+        self.opened: list[str] = []
+
+    def open(self, url: str, new: int = 0, autoraise: bool = True) -> bool:
+        self.opened.append(url)
+        return True
+
+
+def test_open_asks_a_desktop_browser_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    desktop = FakeBrowser()
+    monkeypatch.setattr(webbrowser, "get", lambda using=None: desktop)
+    url = "http://localhost:8000"
+    assert open_in_browser(url, {"DISPLAY": ":0"}, "linux")
+    assert open_in_browser(url, {}, "darwin")
+    assert desktop.opened == [url, url]
+    # No desktop on Linux (a server, a container), or the person is at another computer: nothing.
+    assert not open_in_browser(url, {}, "linux")
+    assert not open_in_browser(
+        url, {"DISPLAY": "localhost:10.0", "SSH_CONNECTION": "10.0.0.2 5 10.0.0.1 22"}, "linux"
+    )
+    assert desktop.opened == [url, url]
+
+    # A text browser (lynx, w3m) would take over the server's terminal and wait: not that one.
+    console = webbrowser.GenericBrowser("lynx")
+    monkeypatch.setattr(console, "open", lambda *a, **k: pytest.fail("a console browser was started"))
+    monkeypatch.setattr(webbrowser, "get", lambda using=None: console)
+    assert not open_in_browser(url, {"DISPLAY": ":0", "TERM": "xterm"}, "linux")
+
+    # No browser at all, or one that fails to start: no error, the printed address is there.
+    def none(using: str | None = None) -> webbrowser.BaseBrowser:
+        raise webbrowser.Error("could not locate runnable browser")
+
+    monkeypatch.setattr(webbrowser, "get", none)
+    assert not open_in_browser(url, {"DISPLAY": ":0"}, "linux")
+    monkeypatch.setattr(desktop, "open", lambda *a, **k: (_ for _ in ()).throw(OSError("no such file")))
+    monkeypatch.setattr(webbrowser, "get", lambda using=None: desktop)
+    assert not open_in_browser(url, {"DISPLAY": ":0"}, "linux")

@@ -1,6 +1,7 @@
 """Passkeys in Chromium with a virtual authenticator (DevTools protocol): attached on one device, the
 passkey (synced to a second device, as a platform's password manager does) signs in there, the seats
-come back with no one's approval, and the first device's tokens are revoked, or kept when asked."""
+come back with no one's approval, and the first device's tokens are revoked, or kept when asked. At
+127.0.0.1, where no passkey can work, the passkey parts offer the same page at localhost instead."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from playwright.sync_api import CDPSession, Page, expect
 
 from tests.servers import ServeProcess
 
+from .axe import serious_violations
 from .support import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -136,6 +138,59 @@ def test_a_passkey_brings_the_seats_to_another_device(
         )
         expect(tablet.locator("#your-games .game-row")).to_have_count(3)
         shoot(tablet, "passkey-signed-in")
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_at_127_0_0_1_the_passkey_parts_offer_localhost(
+    server: ServeProcess, new_player: Callable[..., Page], width: int
+) -> None:
+    # `make run` binds 127.0.0.1 (the server fixture does too): the page at that address offers the
+    # same page at localhost, which reaches the same server and where passkeys work.
+    numbers, local = server.base_url, server.base_url.replace("127.0.0.1", "localhost")
+    there = f"localhost:{server.port}"
+    with httpx.Client(base_url=numbers) as http:
+        room_id, tokens = mojo_room(http, "Ann", "Bo")
+
+    page = new_player(width, 800)
+    page.goto(f"{numbers}/r/{room_id}#seat={tokens[1]}")
+    expect(page.locator("#game-panel")).to_be_visible()
+    page.goto(f"{numbers}/?from=readme")
+    box = page.locator("#passkey-box")
+    expect(box).to_be_visible()
+    expect(box.get_by_role("link", name=f"Open {there}")).to_have_attribute("href", f"{local}/?from=readme")
+    expect(box).to_contain_text(f"Passkeys don't work at this address (127.0.0.1:{server.port})")
+    expect(box).to_contain_text(f"the games listed here stay at 127.0.0.1:{server.port}")
+    # No button that could only fail.
+    expect(box.get_by_role("button")).to_have_count(0)
+    assert not serious_violations(page)
+    box.screenshot(path=str(SHOTS / f"passkey-localhost-offer-box-{width}.png"))
+    shoot(page, "passkey-localhost-offer")
+
+    # The seat menu offers this game there, with the seat in the link.
+    page.goto(f"{numbers}/r/{room_id}")
+    expect(page.locator("#game-panel")).to_be_visible()
+    page.click("#seat-menu-button")
+    offer = page.locator("#room-passkey")
+    link = offer.get_by_role("link", name=f"Open this game at {there}")
+    expect(link).to_have_attribute("href", f"{local}/r/{room_id}#seat={tokens[1]}")
+    expect(offer).to_contain_text("Your seat comes along.")
+    expect(offer.get_by_role("button")).to_have_count(0)
+    assert not serious_violations(page)
+    page.locator("#seat-dialog").screenshot(path=str(SHOTS / f"seat-menu-localhost-offer-{width}.png"))
+
+    # At localhost the seat is there and passkeys are offered, in the seat menu and on the home page.
+    link.click()
+    page.wait_for_url(f"{local}/r/{room_id}")
+    expect(page.locator("#game-panel")).to_be_visible()
+    assert held(page)[room_id]["token"] == tokens[1]
+    page.click("#seat-menu-button")
+    expect(page.get_by_role("button", name="Save this game to a passkey")).to_be_visible()
+    expect(page.locator(".passkey-elsewhere")).to_have_count(0)
+    page.goto(local + "/")
+    expect(page.get_by_role("button", name="Save my games to a passkey")).to_be_visible()
+    expect(page.get_by_role("button", name="Sign in with a passkey")).to_be_visible()
+    expect(page.locator(".passkey-elsewhere")).to_have_count(0)
+    expect(page.locator("#your-games .game-row")).to_have_count(1)
 
 
 def shoot(page: Page, name: str) -> None:
