@@ -19,6 +19,8 @@ from app.services.botturns import BotTurns
 from app.services.cache import Lru
 from app.services.matches import Applied
 from app.services.moves import Move
+from engines.core import get_bots
+from engines.core.bots import goes_on
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +33,15 @@ FALLBACK_AFTER = 2
 # changes first. See docs/rules-decisions.md ("Bots and people at one table").
 PATIENCE = 8
 # A bot due right after a person's move that may be taken back waits this many times the usual delay
-# (2 s with the default 0.8 s), unless the room changes first: time to tap "Take back". While a
+# (1 s with the default 0.8 s), unless the room changes first: time to tap "Take back". While a
 # takeback is being answered no bot acts (app/services/botturns.py): a bot due waits until it lapses,
 # unless the room changes first (it is answered, withdrawn, or lapses sooner: the playing layer says).
-TAKEBACK_HOLD = 2.5
+TAKEBACK_HOLD = 1.25
+# A bot whose turn goes on after its own move (Mooki Island's take, then its place; a Moby Trick
+# winner's reward, then its lead: the bot kind's `turn_goes_on_after`, engines.core.goes_on) waits
+# only this many times the usual delay before the rest of its turn (0.2 s with the default 0.8 s), so
+# a whole bot turn takes about a second, not a full delay for each of its steps.
+GOES_ON = 0.25
 # Added to a wait for a takeback to lapse, so the next look finds it lapsed rather than a hair early.
 LAPSE_MARGIN = 0.05
 # Seconds a room's verdict on "bots alone, stop?" holds before the database is asked again (shorter
@@ -111,13 +118,26 @@ class BotRunner:
             self._changed[room_id] = asyncio.Event()
             self._tasks[room_id] = asyncio.create_task(self._run(room_id))
 
-    async def _wait(self, room_id: str, patient: bool, hold: bool = False) -> bool:
-        """Wait before a bot acts; False when the room changed during a patient wait (look again)."""
+    async def _wait(
+        self, room_id: str, patient: bool, hold: bool = False, goes_on: bool = False, spent: float = 0.0
+    ) -> bool:
+        """Wait before a bot acts; False when the room changed during a patient wait (look again).
+        `spent`: seconds the bot already thought about its move, counted inside the wait (a turn takes
+        its delay, or its thinking when that is longer, never the two added)."""
         if not patient and not hold:
-            await self.clock.sleep(self._delay)
+            await self.clock.sleep(max(self._delay * (GOES_ON if goes_on else 1.0) - spent, 0.0))
             return True
         changed = self._changed[room_id]
-        return not await self.clock.wait(changed, self._delay * (PATIENCE if patient else TAKEBACK_HOLD))
+        seconds = self._delay * (PATIENCE if patient else TAKEBACK_HOLD)
+        return not await self.clock.wait(changed, max(seconds - spent, 0.0))
+
+    def _goes_on(self, applied: Applied, kind: str) -> tuple[int, int] | None:
+        """(version, seat) when the bot that made `applied` goes on with the same turn at once; never
+        after a move that ended a round (the table looks at its scores first)."""
+        if applied.scored or applied.status != "playing":
+            return None
+        bot = get_bots(applied.game).get(kind)
+        return (applied.version, applied.seat) if goes_on(bot, applied.action) else None
 
     async def _until_changed(self, room_id: str, seconds: float) -> None:
         await self.clock.wait(self._changed[room_id], seconds)
@@ -132,6 +152,8 @@ class BotRunner:
         # Optional actions (version, seat) that failed: never offered again, so a bot whose optional
         # choice is refused cannot loop on it; the game never waits for them anyway.
         declined: set[tuple[int, int]] = set()
+        # (version, seat) of a bot of this room whose turn goes on after the move it just made here.
+        goes_on_at: tuple[int, int] | None = None
         try:
             while True:
                 self._changed[room_id].clear()
@@ -150,10 +172,15 @@ class BotRunner:
                     if failures >= FALLBACK_AFTER:
                         fallback = await run_in_threadpool(self._fallback_kind, room_id, turn.kind)
                         turn = dataclasses.replace(turn, kind=fallback)
-                    if not await self._wait(room_id, turn.patient, turn.hold):
-                        continue
+                    follows = goes_on_at == (turn.version, turn.seat) and not turn.patient and not turn.hold
                     try:
+                        # Think first, then wait what is left of the delay: a strong bot's search is
+                        # part of its turn's pause, not added to it.
+                        thinking = self.clock.now()
                         move = await run_in_threadpool(self.turns.choose_bot, turn)
+                        spent = self.clock.now() - thinking
+                        if not await self._wait(room_id, turn.patient, turn.hold, follows, spent):
+                            continue
                         applied = await self._submit(move)
                     except AppError as error:
                         if error.code != "stale_version":
@@ -170,6 +197,7 @@ class BotRunner:
                     await self.clock.sleep(min(self.retry_delay * 2 ** (failures - 1), MAX_RETRY_DELAY))
                     continue
                 failures = 0
+                goes_on_at = self._goes_on(applied, turn.kind)
                 await self._played(room_id, applied)
         finally:
             self._tasks.pop(room_id, None)

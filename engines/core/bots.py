@@ -76,6 +76,17 @@ def takes_optional_actions(bot_class: Any) -> bool:
     )
 
 
+def goes_on(bot_class: Any, action: Action) -> bool:
+    """Whether a bot of this kind (a class in a game's BOTS), having just taken `action`, goes straight
+    on with the same turn: the action's type is in the class's `turn_goes_on_after` (e.g. Mooki
+    Island's take, whose place follows). The bot runner then waits only a short step before the rest
+    of the turn instead of a bot's full delay (app/playing/bots.py GOES_ON), so a turn of several steps
+    takes about as long as a turn of one. A kind without the attribute takes every step at the usual
+    pace; the answer never changes what a bot may choose."""
+    kinds = getattr(bot_class, "turn_goes_on_after", None)
+    return isinstance(kinds, frozenset) and isinstance(action, dict) and action.get("type") in kinds
+
+
 class RandomBot:
     name = "random"
 

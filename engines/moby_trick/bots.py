@@ -27,6 +27,18 @@ _REWARD_PEARLS = [1 if c.is_five else c.pearls for c in CARDS]
 _IS_PEARL_BONUS = [c.bonus_kind == "pearl" for c in CARDS]
 
 
+# The winner's reward is followed by its lead (the completed trick has shown through the reward's
+# wait), a bonus by the same seat's card: each one turn, paced as one by the bot runner
+# (engines.core.goes_on), so a trick's end does not take two full bot delays.
+TURN_GOES_ON_AFTER = frozenset({"reward", "use_bonus"})
+
+
+class MobyRandomBot(RandomBot):
+    """The generic random bot, paced through a turn's steps as one turn."""
+
+    turn_goes_on_after = TURN_GOES_ON_AFTER
+
+
 class MonteCarloBot:
     """Flat Monte Carlo over "bonus then card" plans, on worlds resampled from its own view.
 
@@ -40,6 +52,7 @@ class MonteCarloBot:
     """
 
     name = "strong"
+    turn_goes_on_after = TURN_GOES_ON_AFTER
 
     def __init__(self, engine: MobyTrickEngine, seed: int = 0, rollouts: int = 120) -> None:
         self.engine = engine
@@ -214,4 +227,4 @@ def _swap_out(
                 return
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "strong": MonteCarloBot}
+BOTS: dict[str, Any] = {"random": MobyRandomBot, "strong": MonteCarloBot}

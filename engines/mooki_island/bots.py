@@ -28,6 +28,17 @@ PLACES = 9  # decimals a value is compared to: values closer than that are a tie
 Pair = tuple[Face, Face]
 
 
+# A take is always followed by the same seat's place (and, for a Spider, its return): one turn, paced
+# as one by the bot runner (engines.core.goes_on).
+TURN_GOES_ON_AFTER = frozenset({"take", "place"})
+
+
+class MookiRandomBot(RandomBot):
+    """The generic random bot, paced through a turn's steps as one turn."""
+
+    turn_goes_on_after = TURN_GOES_ON_AFTER
+
+
 def face_order(face: Face) -> tuple[str, str]:
     return (face.kind, face.family or "")
 
@@ -95,6 +106,7 @@ class CollectorBot:
     """
 
     name = "strong"
+    turn_goes_on_after = TURN_GOES_ON_AFTER
     # How fast the uncertainty of a race grows with the cards still to come (tuned with bench/bots.py).
     spread = (0.5, 0.2)
     spider_spread = (0.5, 0.2)
@@ -195,4 +207,4 @@ def _cheapest(chances: dict[str, float]) -> float:
     return float(min(likely)) if likely else 0.5
 
 
-BOTS: dict[str, Any] = {"random": RandomBot, "strong": CollectorBot}
+BOTS: dict[str, Any] = {"random": MookiRandomBot, "strong": CollectorBot}

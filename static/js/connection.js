@@ -5,17 +5,30 @@
 import { ApiError } from "./api.js";
 import { applyPatch, deepEqual } from "./patch.js";
 
-const BACKOFF_FIRST_MS = 500;
+// Reconnecting: a quick first try (a blip), then a probe about every second while a restart is
+// likely under way (BACKOFF_PROBES tries: 15 to 30 s), then doubling up to a cap for a server that
+// stays down. Each wait is drawn between half and all of its step, so a page reconnects within about
+// a second of a restarted server listening again, and the pages of a whole table spread their
+// returns over that second rather than all arriving in the same instant.
+const BACKOFF_FIRST_MS = 250;
+const BACKOFF_PROBE_MS = 1000;
+const BACKOFF_PROBES = 30;
 const BACKOFF_MAX_MS = 8000;
 const OPEN = 1; // WebSocket.OPEN
 const POLICY_VIOLATION = 1008;
 const RESYNC = 4000;
 
-/** The wait before reconnect attempt `attempt` (0-based): doubling, capped, with ±25% jitter
- * so a restarted server is not stampeded by every page at once. */
+/** The wait before reconnect attempt `attempt` (0-based): 125-250 ms, then 0.5-1 s for
+ * BACKOFF_PROBES attempts, then doubling from 2 s to the cap, each drawn in [half, all] of its step
+ * (jitter that never makes a wait longer than its step). The socket gives a page no status or
+ * Retry-After of a refused upgrade (a 503 from a full server closes it like any drop), so the
+ * schedule itself stays gentle: a try every 0.5-1 s after the first, fewer and fewer later. */
 export function backoff(attempt, random = Math.random) {
-  const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** attempt);
-  return delay * (0.75 + random() * 0.5);
+  let step;
+  if (attempt <= 0) step = BACKOFF_FIRST_MS;
+  else if (attempt <= BACKOFF_PROBES) step = BACKOFF_PROBE_MS;
+  else step = Math.min(BACKOFF_MAX_MS, BACKOFF_PROBE_MS * 2 ** (attempt - BACKOFF_PROBES));
+  return step * (0.5 + random() * 0.5);
 }
 
 /**

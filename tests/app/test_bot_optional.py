@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
+from app.playing.bots import TAKEBACK_HOLD
 from engines.core import registry
 from tests.clocks import FakeClock
 from tests.rooms import seated_match
@@ -133,11 +134,11 @@ def test_a_bot_lets_a_person_waited_for_at_the_same_time_answer_first(
     monkeypatch.setattr(runner, "_delay", 1.0)  # a patient bot waits 8 x 1 s
     room_id, host = start_with_a_bot(bells)
     # The person steps, then rings while the bot (to step) waits for them: nothing optional is left,
-    # so the bot steps once the ring can no longer be taken back (2.5 x its delay).
+    # so the bot steps once the ring can no longer be taken back (TAKEBACK_HOLD x its delay).
     act(bells, room_id, host, "step")
     act(bells, room_id, host, "ring")
-    wait_until(lambda: clock.pending() == [2.5])
-    clock.advance(2.5)
+    wait_until(lambda: clock.pending() == [TAKEBACK_HOLD])
+    clock.advance(TAKEBACK_HOLD)
     wait_until(lambda: bells.get(f"/api/rooms/{room_id}/state").json()["to_act"] == [0, 1])
     # Both must vote: the bot waits 8 x its delay for the person. Past its usual 1 s, its wait is the
     # only thing the runner does, with 6.5 s still to go, and it has not voted.
@@ -148,9 +149,9 @@ def test_a_bot_lets_a_person_waited_for_at_the_same_time_answer_first(
     act(bells, room_id, host, "vote")
     # The person's vote ends the bot's wait: it votes once the vote can no longer be taken back, long
     # before its 8 s would have been up.
-    wait_until(lambda: clock.pending() == [2.5])
+    wait_until(lambda: clock.pending() == [TAKEBACK_HOLD])
     assert events(bells, room_id)[3:] == [("vote", 0)]
-    clock.advance(2.5)
+    clock.advance(TAKEBACK_HOLD)
     wait_until(lambda: ("vote", 1) in events(bells, room_id))
     assert events(bells, room_id)[3:] == [("vote", 0), ("vote", 1)]
 

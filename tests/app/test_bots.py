@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from app.playing.bots import GOES_ON, TAKEBACK_HOLD
 from app.services.botturns import BotTurn
 from app.services.moves import Move
 from engines.core import RandomBot
+from tests.clocks import FakeClock
 from tests.rooms import add_bot, new_room
 
 from . import tiny_game
@@ -119,3 +122,92 @@ def test_a_bot_decides_on_a_redeal_of_what_it_cannot_see(
     # The host's hand and the deck are dealt again from the same cards.
     assert sorted(redealt.hands[0] + redealt.deck) == sorted(real.hands[0] + real.deck)
     assert (redealt.hands[0], redealt.deck, redealt.rng) != (real.hands[0], real.deck, real.rng)
+
+
+# -- the pace of a bot's turn (issue "The table reaches you": a bot turn takes about a second) ---------
+
+
+def wait_until(check: Callable[[], Any], seconds: float = 10.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+def runner_on_a_fake_clock(runtime: Any, monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """The bot runner's waits on a clock the test moves, with a delay of 1 s (so each wait reads as
+    its multiple of the delay)."""
+    clock = FakeClock()
+    monkeypatch.setattr(runtime.bots, "clock", clock)
+    monkeypatch.setattr(runtime.bots, "_delay", 1.0)
+    return clock
+
+
+def test_a_bots_thinking_is_counted_inside_its_wait(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that thinks 0.4 s about its move waits only what is left of its pause afterwards: the
+    turn takes the pause, not the pause and the thinking added."""
+    room_id, host, runtime = room_with_a_bot(client, monkeypatch)
+    clock = runner_on_a_fake_clock(runtime, monkeypatch)
+    choose_bot = runtime.bot_turns.choose_bot
+    chosen: list[int] = []
+
+    def thinking(turn: BotTurn) -> Move:
+        clock.advance(0.4)
+        chosen.append(turn.version)
+        move: Move = choose_bot(turn)
+        return move
+
+    monkeypatch.setattr(runtime.bot_turns, "choose_bot", thinking)
+    client.post(f"/api/rooms/{room_id}/start", headers=host)
+    legal = client.get(f"/api/rooms/{room_id}/state", headers=host).json()["legal_actions"][0]
+    client.post(f"/api/rooms/{room_id}/actions", headers=host, json={"action": legal})
+    due = runtime.bot_turns.bot_turn(room_id)
+    assert due is not None and due.seat == 1
+    pause = TAKEBACK_HOLD if due.hold else 1.0
+    # The move is chosen first; the wait under way is the pause less the thinking.
+    wait_until(lambda: clock.pending() == [pytest.approx(pause - 0.4)])
+    assert chosen == [2] and client.get(f"/api/rooms/{room_id}/state").json()["version"] == 2
+    clock.advance(pause - 0.4)
+    wait_until(lambda: client.get(f"/api/rooms/{room_id}/state").json()["version"] == 3)
+
+
+def test_a_bot_goes_on_with_its_turn_after_a_short_step(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mooki Island: a bot's take is followed by its place after GOES_ON x its delay, not a full delay
+    for each step, so its whole turn takes about one pause."""
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    clock = runner_on_a_fake_clock(runtime, monkeypatch)
+    room = new_room(client, "mooki-island")
+    add_bot(client, room)
+    host = auth(room.token)
+    client.post(f"/api/rooms/{room.room_id}/start", headers=host)
+
+    def body() -> dict[str, Any]:
+        found: dict[str, Any] = client.get(f"/api/rooms/{room.room_id}/state", headers=host).json()
+        return found
+
+    if 0 in body()["to_act"]:
+        for _ in range(2):  # the host takes a card, then places it
+            now = body()
+            played = client.post(
+                f"/api/rooms/{room.room_id}/actions",
+                headers=host,
+                json={"action": now["legal_actions"][0], "version": now["version"]},
+            )
+            assert played.status_code == 200, played.text
+    before = body()["version"]
+    # The bot's first step waits its full pause (longer after a move the host may take back).
+    first = wait_until(lambda: clock.pending() in ([1.0], [TAKEBACK_HOLD]) and clock.pending())
+    clock.advance(first[0])
+    wait_until(lambda: body()["version"] == before + 1)
+    # It took a card; its place follows after a short step.
+    wait_until(lambda: clock.pending() == [GOES_ON])
+    assert body()["to_act"] == [1]
+    clock.advance(GOES_ON)
+    wait_until(lambda: body()["to_act"] == [0] and body()["version"] == before + 2)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from engines.core import RandomBot, conformance, game_ids, get_bots, get_engine
+from engines.core.bots import goes_on
 from engines.moby_trick import BOTS as MOBY_BOTS
 from engines.moby_trick import ENGINE as MOBY
 
@@ -57,3 +58,34 @@ def test_the_check_fails_on_a_bad_bot(bot: type, message: str) -> None:
     state = engine.setup(2, 1, engine.spec.parse_options({}))
     with pytest.raises(AssertionError, match=message):
         conformance.check_bots_at(engine, {"random": RandomBot, "bad": bot}, state, 1)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_a_bot_kind_goes_on_only_after_actions_its_game_has(game: str) -> None:
+    """`turn_goes_on_after` (engines.core.goes_on) names action types the game offers: a misspelt
+    one would silently leave a turn paced step by step."""
+    engine = get_engine(game)
+    offered: set[str] = set()
+    for players, options in conformance.bot_runs(engine):
+        state = engine.setup(players, 3, engine.spec.parse_options(options))
+        bot = RandomBot(engine, 3)
+        for _ in range(2000):
+            acting = sorted(engine.to_act(state))
+            if not acting:
+                break
+            offered.update(a["type"] for a in engine.legal_actions(state, acting[0]) if isinstance(a, dict))
+            state = engine.apply(state, acting[0], bot.choose(state, acting[0]))
+    for kind, bot_class in get_bots(game).items():
+        named: frozenset[str] = getattr(bot_class, "turn_goes_on_after", frozenset())
+        assert isinstance(named, frozenset) and named <= offered, (kind, named - offered)
+
+
+def test_the_turns_that_go_on() -> None:
+    mooki, moby, mojo = (get_bots(g) for g in ("mooki-island", "moby-trick", "mojo"))
+    for bots in (mooki, moby):
+        assert all(goes_on(bot, {"type": "take" if bots is mooki else "reward"}) for bot in bots.values())
+    # A Moby Trick card (the one that ends a 2-player trick, say) is its own turn: the next one
+    # waits the full delay, so the table sees the trick.
+    assert not any(goes_on(bot, {"type": "play", "card": 1}) for bot in moby.values())
+    assert not any(goes_on(bot, {"type": "play", "card": 1}) for bot in mojo.values())
+    assert not goes_on(RandomBot, {"type": "take"}) and not goes_on(None, {"type": "take"})

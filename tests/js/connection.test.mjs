@@ -1,7 +1,7 @@
 // The room connection without a browser: a fake socket stands in for the server.
 
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it, mock } from "node:test";
 
 import { RoomConnection, backoff } from "../../static/js/connection.js";
 
@@ -122,12 +122,71 @@ describe("RoomConnection", () => {
     await assert.rejects(connection.act({ type: "draw" }), { code: "offline" });
   });
 
-  it("backs off exponentially, capped, with jitter", () => {
-    assert.equal(backoff(0, () => 0.5), 500);
-    assert.equal(backoff(3, () => 0.5), 4000);
-    assert.equal(backoff(10, () => 0.5), 8000);
-    assert.equal(backoff(0, () => 0), 375);
-    assert.equal(backoff(0, () => 1), 625);
+  it("tries again quickly, then about every second, then backs off to a cap, with jitter", () => {
+    const mid = () => 0.5;
+    assert.equal(backoff(0, () => 1), 250);
+    assert.equal(backoff(0, () => 0), 125);
+    assert.equal(backoff(1, () => 1), 1000);
+    assert.equal(backoff(1, () => 0), 500);
+    assert.equal(backoff(30, mid), 750);
+    assert.equal(backoff(31, () => 1), 2000);
+    assert.equal(backoff(32, () => 1), 4000);
+    assert.equal(backoff(33, () => 1), 8000);
+    assert.equal(backoff(40, () => 1), 8000);
+    assert.equal(backoff(40, () => 0), 4000);
+  });
+
+  it("probes at most a second apart through the first 15 s of an outage, and never faster than every 0.5 s", () => {
+    for (const random of [() => 0, () => 0.5, () => 0.999999]) {
+      let down = 0;
+      for (let attempt = 0; down < 15000; attempt += 1) {
+        const wait = backoff(attempt, random);
+        assert.ok(wait <= 1000, `attempt ${attempt} waits ${wait} ms`);
+        if (attempt > 0) assert.ok(wait >= 500, `attempt ${attempt} waits only ${wait} ms`);
+        down += wait;
+      }
+    }
+  });
+
+  it("reconnects within a second of a restarted server listening again", async () => {
+    mock.timers.enable({ apis: ["setTimeout"] });
+    const random = Math.random;
+    Math.random = () => 0.999999; // the longest waits the jitter draws
+    try {
+      let now = 0;
+      const upAt = 4200; // the server is back 4.2 s after the drop
+      const sockets = [];
+      const connection = new RoomConnection("r1", null, {
+        openSocket: (url) => {
+          const socket = new FakeSocket(url);
+          sockets.push(socket);
+          socket.openedAt = now;
+          // A server that is down refuses the socket at once; one that is up opens it.
+          queueMicrotask(() => (now < upAt ? socket.close(1006) : socket.open()));
+          return socket;
+        },
+        origin: { protocol: "http:", host: "example.test" },
+      });
+      connection.connect();
+      await new Promise((resolve) => setImmediate(resolve));
+      sockets[0].server({ type: "snapshot", version: 1, state: body(1) });
+      sockets[0].close(1006); // the server restarts
+      assert.equal(connection.status, "reconnecting");
+      while (now < 20000 && !(sockets.at(-1).readyState === 1 && sockets.length > 1)) {
+        now += 10;
+        mock.timers.tick(10);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const back = sockets.at(-1);
+      assert.equal(back.readyState, 1, "it reconnected");
+      assert.ok(back.openedAt >= upAt && back.openedAt <= upAt + 1000, `reconnected at ${back.openedAt} ms`);
+      // Meanwhile it tried about once a second, not in a tight loop.
+      assert.ok(sockets.length - 2 <= Math.ceil(upAt / 500), `${sockets.length - 2} tries while down`);
+      connection.close();
+    } finally {
+      Math.random = random;
+      mock.timers.reset();
+    }
   });
 });
 
