@@ -56,10 +56,14 @@ def test_rules_pages_show_the_engine_card_data(pages: TestClient) -> None:
     mooki = pages.get("/rules/mooki-island")
     assert mooki.status_code == 200
     box = get_engine("mooki-island").spec.data()
-    assert f"<td>{box['total']}</td>" in mooki.text and "cards.json" in mooki.text
+    assert f"<td>{box['total']}</td>" in mooki.text
+    # The table is said to be editable to match a printed copy, in players' words (no file path).
+    assert "can edit the card table to match it" in mooki.text
+    for page in (mojo, whales, mooki, pages.get("/rules/mokuru")):
+        assert "engines/" not in page.text and ".json" not in page.text and "docs/" not in page.text
     for trophy in box["trophies"]:
         stars = "★" * trophy["stars"]
-        assert f'{trophy["name"]} trophy</td><td><span aria-hidden="true">{stars}</span>' in mooki.text
+        assert f'{trophy["name"]} trophy</td><td><span class="mooki-stars" aria-hidden="true">{stars}</span>' in mooki.text
 
 
 def test_rules_page_needs_a_registered_game_and_a_template(pages: TestClient) -> None:

@@ -68,7 +68,7 @@ def test_the_seat_link_opens_the_seat_on_a_phone(
     # Folded into one line ("Your seat link") until tapped.
     expect(keep.locator("#seat-keep-body")).to_be_hidden()
     bo.click("#seat-keep-chip")
-    expect(keep).to_contain_text("Keep this link to play from your phone")
+    expect(keep).to_contain_text("Keep this link to play from another device")
     expect(keep).to_contain_text("Whoever has it plays as you")
     link = keep.locator(".seat-link-url")
     expect(link).to_have_value(re.compile(r"/r/[\w-]+#seat=[\w-]{20,}$"))

@@ -223,7 +223,7 @@ def test_the_seat_link_chip_keeps_the_hand_in_the_first_screen(
     # Tapped, it opens the link and its QR code in place; tapped again, it folds.
     chip.click()
     body = bo.locator("#seat-keep-body")
-    expect(body).to_contain_text("Keep this link to play from your phone")
+    expect(body).to_contain_text("Keep this link to play from another device")
     expect(body.locator(".seat-link-url")).to_have_value(re.compile(r"/r/[\w-]+#seat=[\w-]{20,}$"))
     expect(body.locator("img.seat-qr")).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
     expect(chip).to_have_attribute("aria-expanded", "true")

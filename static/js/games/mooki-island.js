@@ -1,6 +1,6 @@
 // The Mooki Island table: two piles showing their top faces, the drawn card turned over for
 // the drawer, both collections (top card and height only: the memory rule), the end as a
-// sorting ceremony, then the poster of every Mookie each player befriended.
+// sorting ceremony, then the poster of every Mooki each player befriended.
 // It reads the view and legal_actions only; every rule stays on the server. The parts are in
 // `mooki-island/`: the words (DOM-free), the card faces, the piles and drawn card, a collection,
 // the trophies ceremony and the poster.

@@ -1,4 +1,4 @@
-// The poster at the end of a Mooki Island game: every Mookie each player befriended, on an island.
+// The poster at the end of a Mooki Island game: every Mooki each player befriended, on an island.
 
 import { s } from "./cards.js";
 

@@ -49,7 +49,8 @@ export function createTrophies(node, t) {
               h(
                 "td",
                 { class: `mooki-trophy${taken ? " is-taken" : ""}` },
-                `${"★".repeat(t.stars)} `,
+                h("span", { class: "mooki-stars" }, "★".repeat(t.stars)),
+                " ",
                 winner === null ? "nobody (tie)" : taken ? `${ctx.seatName(winner)}: taken by the Spider` : ctx.seatName(winner),
                 taken ? h("span", { class: "mooki-scurry", "aria-hidden": "true" }, "✷") : null,
               ),
@@ -86,7 +87,7 @@ export function createTrophies(node, t) {
         ? h(
             "section",
             { class: "mooki-poster-wrap", "aria-label": "Poster" },
-            h("h2", {}, "The poster: every Mookie you befriended"),
+            h("h2", {}, "The poster: every Mooki you befriended"),
             poster(end, (seat) => ctx.seatName(seat)),
             h(
               "p",
