@@ -76,6 +76,9 @@ class ServeProcess:
                     return self
             except httpx.TransportError:
                 time.sleep(0.1)
+        # Not left running: a server that never answered is killed here, not found later by another
+        # test's garbage collection (its "subprocess is still running" warning failed that test).
+        self.kill()
         raise AssertionError(f"motable serve did not answer /healthz:\n{self.log_path.read_text()}")
 
     def kill(self) -> None:
