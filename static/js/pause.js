@@ -40,6 +40,7 @@ export function createPause(ctx) {
     tools.hidden = !(seated && playing && !paused && !request);
     if (paused) {
       banner.className = "pause-banner is-paused";
+      delete banner.dataset.asks;
       fill(
         banner,
         h("p", { class: "pause-text" }, h("strong", {}, "The game is paused."), " No clock runs and no alerts are sent until someone resumes. Moves still count."),
@@ -54,6 +55,8 @@ export function createPause(ctx) {
       const asker = request.by === me ? "You asked" : `${ctx.seatNameOf(request.by)} asks`;
       const mine = waiting.includes(me);
       banner.className = "pause-banner is-asked";
+      if (mine) banner.dataset.asks = `pause-${request.by}-${request.at ?? ""}`;
+      else delete banner.dataset.asks;
       fill(
         banner,
         h("p", { class: "pause-text" }, h("strong", {}, `${asker} to pause the game.`), mine ? " Do you agree? Clocks and alerts stop until someone resumes." : ` Waiting for ${names}.`),
@@ -63,6 +66,7 @@ export function createPause(ctx) {
       return;
     }
     banner.hidden = true;
+    delete banner.dataset.asks;
     fill(banner);
   }
 

@@ -18,6 +18,23 @@ function readJson(storage, key) {
   }
 }
 
+/** Why alerts could not be turned on or off, in words with what to do: never the browser's own
+ *  message ("Registration failed - permission denied"). DOM-free. */
+export function alertTrouble(error, on = true) {
+  const said = `${error?.name || ""} ${error?.message || error || ""}`.toLowerCase();
+  if (!on) return "Alerts could not be turned off just now. Try again in a moment.";
+  if (said.includes("notallowed") || said.includes("permission") || said.includes("denied")) {
+    return BLOCKED;
+  }
+  if (said.includes("abort") || said.includes("push service") || said.includes("network")) {
+    return "Your browser's alert service could not be reached. Try again in a moment; email alerts work meanwhile.";
+  }
+  return "Alerts could not be turned on here. Try again, or use email alerts instead.";
+}
+
+const BLOCKED =
+  "Your browser is set to refuse alerts from this site. To allow them, open the site's settings (the icon next to the address) and allow notifications, then tick the box again.";
+
 /** The server's base64url public key as the bytes `applicationServerKey` takes. */
 export function keyBytes(base64url) {
   const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/");
@@ -95,7 +112,7 @@ export function createPush(ctx) {
     box.disabled = busy || (can !== "ok" && !box.checked);
     if (can === "unsupported") status("This browser cannot show alerts from a closed page.");
     else if (can === "insecure") status("Alerts need the site's https:// address.");
-    else if (can === "blocked") status("Notifications are blocked for this site in the browser's settings.");
+    else if (can === "blocked") status(BLOCKED);
     else if (!busy) status(box.checked ? "On: this device is alerted for this game." : "");
   }
 
@@ -104,7 +121,7 @@ export function createPush(ctx) {
     if (!seat) return false;
     const permission = await Notification.requestPermission();
     if (permission !== "granted") {
-      status("Notifications were not allowed, so no alert can be shown.");
+      status(permission === "denied" ? BLOCKED : "Alerts stay off: the browser was not allowed to show them. Tick the box again to be asked once more.");
       return false;
     }
     const registration = await nav.serviceWorker.register("/sw.js", { scope: "/" });
@@ -140,7 +157,7 @@ export function createPush(ctx) {
     } catch (error) {
       busy = false;
       render();
-      status(`Could not turn alerts ${on ? "on" : "off"}: ${error.message || error}`);
+      status(alertTrouble(error, on));
     }
   }
 

@@ -325,7 +325,7 @@ const push = createPush({
 // Start
 
 async function init() {
-  floatRequests($("request-layer"));
+  floatRequests($("request-layer"), { chime: () => sound.chime() });
   pollSeatAsks($("seat-asks"), { title: (game) => titles[game] || game, exceptRoom: roomId });
   people.start();
   startRoomPasskey(roomId, $("room-passkey"));

@@ -68,7 +68,7 @@ export function createSeatAsks(node, { title, exceptRoom = null, answered = () =
         buttons.push(h("a", { class: "button button-small", href: `/r/${summary.room_id}` }, "Open the game"));
         return h(
           "div",
-          { class: `seat-alert-item is-${notice.kind}`, "data-room": summary.room_id, "data-request": request.id },
+          { class: `seat-alert-item is-${notice.kind}`, "data-room": summary.room_id, "data-request": request.id, "data-asks": `seat-${request.id}-${request.status}` },
           h("p", { class: "seat-alert-who small" }, `${gameWords(summary, title)}, as ${summary.name}:`),
           h("p", { class: "seat-alert-text" }, notice.text),
           h("p", { class: "seat-alert-buttons" }, buttons),

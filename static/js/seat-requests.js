@@ -88,7 +88,7 @@ export function createSeatRequests(ctx) {
     const item = (request, kind, who, text, buttons, error) =>
       h(
         "div",
-        { class: `seat-alert-item is-${kind}`, "data-request": request.id },
+        { class: `seat-alert-item is-${kind}`, "data-request": request.id, ...(buttons.length ? { "data-asks": `seat-${request.id}-${request.status}` } : {}) },
         who ? h("p", { class: "seat-alert-who small" }, who) : null,
         h("p", { class: "seat-alert-text" }, text),
         buttons.length ? h("p", { class: "seat-alert-buttons" }, buttons) : null,

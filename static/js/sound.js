@@ -1,4 +1,5 @@
-// The optional your-turn beep and its on/off toggle (kept in this browser).
+// The optional sounds, one on/off switch for both (kept in this browser): a beep when it is your
+// turn, a chime when someone asks something of you (a takeback, a pause, your seat).
 
 import { $ } from "./room-page.js";
 import { setting } from "./storage.js";
@@ -20,15 +21,26 @@ export const sound = {
     $("sound-state").textContent = this.on ? "on" : "off";
   },
   beep() {
+    this.play([
+      [0, 660],
+      [0.13, 880],
+    ]);
+  },
+  /** Someone asks something of you: three falling notes, unlike the turn's two rising ones. */
+  chime() {
+    this.play([
+      [0, 988],
+      [0.12, 784],
+      [0.24, 659],
+    ]);
+  },
+  play(notes) {
     if (!this.on) return;
     try {
       this.context ||= new AudioContext();
       const ctx = this.context;
       const now = ctx.currentTime;
-      for (const [offset, freq] of [
-        [0, 660],
-        [0.13, 880],
-      ]) {
+      for (const [offset, freq] of notes) {
         const osc = ctx.createOscillator();
         const gain = ctx.createGain();
         osc.type = "sine";

@@ -132,6 +132,9 @@ export function createTakeback(ctx) {
     const text = panel ? panel.text : note;
     node.hidden = !text && !problem;
     node.dataset.kind = panel ? panel.kind : "note";
+    // A question to this page (request-layer.js sounds it once).
+    if (panel?.kind === "answer") node.dataset.asks = `takeback-${rs.get().state.takeback.id}-${panel.as}`;
+    else delete node.dataset.asks;
     fill(
       node,
       text ? h("p", { class: "takeback-text" }, text) : null,

@@ -265,6 +265,22 @@ def test_the_site_is_installable(
     assert parsed["start_url"] == "/" and parsed["theme_color"] == "#113e29"
     for icon in parsed["icons"]:
         assert httpx.get(base + icon["src"]).headers["content-type"] == "image/png"
+    # The browser says the site can be installed (its beforeinstallprompt): the footer offers it, and
+    # the button asks the browser's prompt (one of the test's own, sent as the browser's newest, so
+    # no real install dialog opens).
+    offer = page.locator("#install-offer")
+    expect(offer).to_be_visible()
+    page.evaluate(
+        """() => {
+            const event = new Event("beforeinstallprompt", { cancelable: true });
+            event.prompt = async () => { window.__installAsked = true; };
+            window.dispatchEvent(event);
+        }"""
+    )
+    expect(offer).to_be_visible()
+    offer.get_by_role("button", name="Install Motable on this device").click()
+    page.wait_for_function("() => window.__installAsked === true")
+    expect(offer).to_be_hidden()
     assert violations == []
 
 
@@ -361,3 +377,40 @@ def test_the_opt_in_is_offered_once_and_explained(
         page.wait_for_function("() => !document.getElementById('push-toggle').disabled")
         assert subscribed(tmp_path, room_id) == []
         assert violations == []
+
+
+def test_a_refused_alert_is_explained_and_the_switch_comes_first(
+    push_server: ServeProcess, phone_browser: Callable[..., BrowserContext]
+) -> None:
+    """The seat menu puts the Alerts switch before its options (email, quiet hours); a browser that
+    refuses the subscription is answered in words with what to do, not its own error message."""
+    base = push_server.base_url
+    room_id, _ann, bo = seated_room(base)
+    context = phone_browser(base, 375, 812)
+    context.add_init_script(
+        """
+        if (self.PushManager) {
+            PushManager.prototype.getSubscription = async () => null;
+            PushManager.prototype.subscribe = async () => {
+                throw new DOMException("Registration failed - permission denied", "NotAllowedError");
+            };
+        }
+        """
+    )
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(f"{base}/r/{room_id}#seat={bo}")
+    page.wait_for_selector("#game-panel:not([hidden]) #hand button.card")
+    page.click("#seat-menu-button")
+    setting = page.locator("#push-setting")
+    expect(setting).to_be_visible()
+    expect(setting.get_by_role("heading", name="Alerts")).to_be_visible()
+    prefs = page.locator("#alerts-prefs")
+    expect(prefs).to_be_visible()
+    first, then = setting.bounding_box(), prefs.bounding_box()
+    assert first is not None and then is not None and first["y"] < then["y"]
+    page.locator("#push-toggle").check()
+    status = page.locator("#push-status")
+    expect(status).to_contain_text("allow notifications")
+    expect(status).not_to_contain_text("Registration failed")
+    expect(page.locator("#push-toggle")).not_to_be_checked()
+    page.screenshot(path=str(SHOTS / "refused-375.png"))

@@ -28,6 +28,15 @@ from .support import (
 pytestmark = pytest.mark.browser
 
 SHOTS = SCREENSHOTS / "takeback"
+# Counts the notes the page plays (each note is one oscillator), in window.__notes.
+COUNT_NOTES = """() => {
+    window.__notes = 0;
+    const make = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function () {
+        window.__notes += 1;
+        return make.call(this);
+    };
+}"""
 TAKE_BACK = "#takeback button[data-takeback=take-back]"
 
 
@@ -85,6 +94,11 @@ def test_a_played_card_is_taken_back_with_a_friends_approval_and_a_draw_is_not(
         mover.set_viewport_size({"width": 375, "height": 812})
         mover.screenshot(path=str(SHOTS / "offer-375.png"))
         mover.set_viewport_size({"width": 1280, "height": 900})
+        # The friend has sounds on: the request to them chimes (three notes; the switch's own
+        # beep when turned on is two).
+        other.evaluate(COUNT_NOTES)
+        other.click("#sound-toggle")
+        other.wait_for_function("() => window.__notes === 2")
         mover.locator(TAKE_BACK).click()
         asker = "Ann" if mover is ann else "Bo"
         banner = other.locator("#takeback")
@@ -93,6 +107,7 @@ def test_a_played_card_is_taken_back_with_a_friends_approval_and_a_draw_is_not(
         named = re.compile(rf"{asker} asks to take back their last move \(played an? \w+ \d+\)")
         expect(banner).to_contain_text(named)
         expect(mover.locator("#takeback")).to_contain_text("Waiting for")
+        other.wait_for_function("() => window.__notes === 5")
         for width, height in ((375, 812), (1280, 800)):
             other.set_viewport_size({"width": width, "height": height})
             in_view_wherever_scrolled(banner)

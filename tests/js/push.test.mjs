@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { badgeCount, keyBytes, nextWaiting, shouldOffer, support } from "../../static/js/push.js";
+import { alertTrouble, badgeCount, keyBytes, nextWaiting, shouldOffer, support } from "../../static/js/push.js";
+
+test("a refused permission is said in words with what to do, never the browser's message", () => {
+  const refused = alertTrouble(Object.assign(new Error("Registration failed - permission denied"), { name: "NotAllowedError" }));
+  assert.match(refused, /allow notifications/);
+  assert.doesNotMatch(refused, /Registration failed/);
+  assert.match(alertTrouble(Object.assign(new Error("Registration failed - push service error"), { name: "AbortError" })), /could not be reached/);
+  assert.match(alertTrouble(new Error("something odd")), /email alerts/);
+  assert.doesNotMatch(alertTrouble(new Error("something odd")), /odd/);
+  assert.match(alertTrouble(new Error("x"), false), /turned off/);
+});
 
 test("the server's base64url key becomes the 65 bytes of an uncompressed P-256 point", () => {
   const bytes = new Uint8Array(65).map((_, i) => (i === 0 ? 4 : (i * 37) % 256));
