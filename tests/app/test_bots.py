@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from app.services.moves import Move
 from engines.core import RandomBot
 from tests.clocks import FakeClock
 from tests.rooms import add_bot, new_room
+from tests.waiting import wait_for
 
 from . import tiny_game
 from .conftest import auth
@@ -127,16 +127,6 @@ def test_a_bot_decides_on_a_redeal_of_what_it_cannot_see(
 # -- the pace of a bot's turn (issue "The table reaches you": a bot turn takes about a second) ---------
 
 
-def wait_until(check: Callable[[], Any], seconds: float = 10.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise AssertionError("timed out")
-
-
 def runner_on_a_fake_clock(runtime: Any, monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     """The bot runner's waits on a clock the test moves, with a delay of 1 s (so each wait reads as
     its multiple of the delay)."""
@@ -170,10 +160,10 @@ def test_a_bots_thinking_is_counted_inside_its_wait(
     assert due is not None and due.seat == 1
     pause = TAKEBACK_HOLD if due.hold else 1.0
     # The move is chosen first; the wait under way is the pause less the thinking.
-    wait_until(lambda: clock.pending() == [pytest.approx(pause - 0.4)])
+    wait_for(lambda: clock.pending() == [pytest.approx(pause - 0.4)])
     assert chosen == [2] and client.get(f"/api/rooms/{room_id}/state").json()["version"] == 2
     clock.advance(pause - 0.4)
-    wait_until(lambda: client.get(f"/api/rooms/{room_id}/state").json()["version"] == 3)
+    wait_for(lambda: client.get(f"/api/rooms/{room_id}/state").json()["version"] == 3)
 
 
 def test_a_bot_goes_on_with_its_turn_after_a_short_step(
@@ -203,11 +193,11 @@ def test_a_bot_goes_on_with_its_turn_after_a_short_step(
             assert played.status_code == 200, played.text
     before = body()["version"]
     # The bot's first step waits its full pause (longer after a move the host may take back).
-    first = wait_until(lambda: clock.pending() in ([1.0], [TAKEBACK_HOLD]) and clock.pending())
-    clock.advance(first[0])
-    wait_until(lambda: body()["version"] == before + 1)
+    wait_for(lambda: clock.pending() in ([1.0], [TAKEBACK_HOLD]))
+    clock.advance(clock.pending()[0])
+    wait_for(lambda: body()["version"] == before + 1)
     # It took a card; its place follows after a short step.
-    wait_until(lambda: clock.pending() == [GOES_ON])
+    wait_for(lambda: clock.pending() == [GOES_ON])
     assert body()["to_act"] == [1]
     clock.advance(GOES_ON)
-    wait_until(lambda: body()["to_act"] == [0] and body()["version"] == before + 2)
+    wait_for(lambda: body()["to_act"] == [0] and body()["version"] == before + 2)
