@@ -34,7 +34,18 @@ export function mount(root, ctx) {
     h(
       "div",
       { class: "mokuru" },
-      h("div", { class: "felt mokuru-table" }, els.status, els.celebration, els.device, els.board, els.trick, els.moves, els.extra, els.seats),
+      // The trick to perform, then its buttons, then the belts ladder and the seats: on a phone the
+      // trick card (name, diagram, how-to) is read before it is reported; on a wider screen the
+      // two groups stand side by side (mokuru.css), so one screen holds all of it.
+      h(
+        "div",
+        { class: "felt mokuru-table" },
+        els.status,
+        els.celebration,
+        els.device,
+        h("div", { class: "mokuru-play" }, els.trick, els.moves, els.extra),
+        h("div", { class: "mokuru-ladder" }, els.board, els.seats),
+      ),
       h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log),
     ),
   );
