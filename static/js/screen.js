@@ -2,8 +2,9 @@
 // table, read from the sofa. It is a spectator (no token: the public view, never a hand) whose
 // socket says it is a screen, so the room body tells the players' phones to show their hand view.
 // It draws each game with the game's own renderer, the score pad, whose turn it is, the last moves
-// in words and the move clock; a QR code for every open seat; it keeps the display awake and
-// follows the players into a rematch.
+// in words and the move clock; one large QR code of the room's link (a phone that scans it picks a
+// free seat, or its player's name); it keeps the display awake and follows the players into a
+// rematch. In play the table is fitted to the screen (`fitTable`): as large as the screen allows.
 
 import { api } from "./api.js";
 import { RoomConnection } from "./connection.js";
@@ -69,10 +70,21 @@ const game = () => descriptorOf(store.get());
 const inPlay = ({ room, state }) => room.status !== "waiting" || Boolean(state && state.status !== "waiting");
 
 // ---------------------------------------------------------------------------
-// Waiting: the seats, and a way in for each open one
+// Waiting: who is here, the seats still free, and the one way in for every phone
 
+/** The room's QR code (the share link with `?hand`), drawn once on the server. */
 function qrCode() {
   return $("screen-qr").content.firstElementChild.cloneNode(true);
+}
+
+function openSeat(seat) {
+  return h(
+    "li",
+    { class: "screen-seat is-open", "data-open-seat": seat },
+    h("span", { class: "screen-avatar", "aria-hidden": "true" }, "+"),
+    h("span", { class: "screen-seat-name" }, "Free"),
+    h("span", { class: "screen-seat-note" }, `seat ${seat + 1}`),
+  );
 }
 
 function seatToken(seat, name, { bot = false, away = false } = {}) {
@@ -98,16 +110,10 @@ function renderWaiting({ room }) {
   fill(
     $("screen-seats"),
     room.seats.map((s) => seatToken(s.seat, s.name, { bot: s.bot })),
-    Array.from({ length: open }, (_, i) =>
-      h(
-        "li",
-        { class: "screen-seat is-open", "data-open-seat": room.seats.length + i },
-        h("span", { class: "screen-open-label" }, `Seat ${room.seats.length + i + 1}`),
-        qrCode(),
-        h("span", { class: "screen-link" }, shortUrl),
-      ),
-    ),
+    Array.from({ length: open }, (_, i) => openSeat(room.seats.length + i)),
   );
+  // One code for the whole table: the same link takes any free seat, or a seated player's name.
+  if (!$("screen-door-qr").firstElementChild) $("screen-door-qr").append(qrCode());
   $("screen-waiting-title").textContent = open ? "Scan to take a seat" : "The table is full";
   renderHostTools(open, short);
 }
@@ -142,8 +148,8 @@ async function hostAction(button, method, path, body) {
 /** Not (yet) the table: the code for the host to type, in a corner. The marked screen says so. */
 function renderMark(playing) {
   const code = !table.marked ? table.code : null;
-  // A corner card while waiting; beside the table in play.
-  const home = playing ? $("screen-side") : root;
+  // Under the seats while waiting; in the rail under the table in play.
+  const home = playing ? $("screen-side") : $("screen-waiting-pair");
   if ($("screen-pair").parentElement !== home) home.append($("screen-pair"));
   $("screen-pair").hidden = !code;
   $("screen-code").textContent = code || "";
@@ -170,6 +176,62 @@ function renderJoin({ room, state }) {
       h("p", { class: "screen-link" }, shortUrl),
     ),
   );
+  fitSoon();
+}
+
+// ---------------------------------------------------------------------------
+// The table fitted to the screen: as large as the space above the rail allows
+
+// The fit is a CSS zoom on the game's own table, so each renderer lays itself out as on the room
+// page, only wider or narrower: the largest zoom at which it fits the space in both directions.
+const FIT_MIN = 0.45;
+const FIT_MAX = 3;
+// A table that grew or shrank by less than this keeps its zoom: cards do not breathe with each move.
+const FIT_SLACK = 0.06;
+// Only a screen lying on its side is fitted; an upright tablet scrolls, as the room page does.
+const FITTED = window.matchMedia("(min-width: 900px) and (min-aspect-ratio: 1/1)");
+
+function fits(box, node, zoom, room) {
+  node.style.zoom = String(zoom);
+  const rect = node.getBoundingClientRect();
+  return rect.height <= room && node.scrollWidth <= node.clientWidth + 1 && rect.width <= box.clientWidth + 1;
+}
+
+function fitTable() {
+  const node = $("screen-table");
+  const box = node.parentElement;
+  if (!page.table || $("screen-game").hidden) return;
+  // The size it was fitted for (the browser tests wait on it after resizing the window).
+  node.dataset.fitFor = `${innerWidth}x${innerHeight}`;
+  if (!FITTED.matches) {
+    node.style.zoom = "";
+    return;
+  }
+  // From the table's top (under the result, once there is one) to the foot of its space.
+  const room = box.getBoundingClientRect().bottom - node.getBoundingClientRect().top;
+  const now = Number(node.style.zoom) || 1;
+  let low = FIT_MIN;
+  let high = FIT_MAX;
+  for (let i = 0; i < 8; i += 1) {
+    const mid = (low + high) / 2;
+    if (fits(box, node, mid, room)) low = mid;
+    else high = mid;
+  }
+  const best = Math.round(low * 100) / 100;
+  // Keep the zoom it had while it still fits and is not far below what would fit.
+  const keep = now <= best && now >= best * (1 - FIT_SLACK);
+  node.style.zoom = String(keep ? now : best);
+  node.dataset.fit = node.style.zoom;
+}
+
+let fitQueued = false;
+function fitSoon() {
+  if (fitQueued) return;
+  fitQueued = true;
+  requestAnimationFrame(() => {
+    fitQueued = false;
+    fitTable();
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -194,9 +256,9 @@ async function mountTable(gameId) {
     onDevice: false,
     sawStart: false,
   });
-  // The renderer's "What happened" log goes beside the table, under the score pad.
+  // The renderer's "What happened" log goes in the rail under the table, after the score pad.
   const log = $("screen-table").querySelector(".log-panel");
-  if (log) $("screen-side").append(log);
+  if (log) $("screen-side").insertBefore(log, $("screen-join"));
   page.table = { game: gameId, renderer };
   page.summary = new SummaryPanel($("round-summary"), {
     seatName,
@@ -338,6 +400,7 @@ draws(["state", "room"], async (now) => {
   if (!state) return;
   page.table.renderer.update(state, room);
   page.summary?.update(state, room);
+  fitSoon();
   // Nobody taps the screen: the final list gives way to the result after a while.
   if (page.summary?.shown?.final && !page.finalTimer) {
     page.finalTimer = setTimeout(() => page.summary.close(), FINAL_SUMMARY_MS);
@@ -358,6 +421,7 @@ draws(["room", "state", "games"], (now) => {
   renderSide(now);
   renderOver(now);
   renderJoin(now);
+  fitSoon();
 });
 
 // ---------------------------------------------------------------------------
@@ -428,6 +492,12 @@ async function init() {
   // Some browsers grant the lock only after a touch or a click on the page.
   document.addEventListener("click", keepAwake);
   setInterval(renderClock, 1000);
+  // The space the table has changes with the window, the rail and the result over the table.
+  new ResizeObserver(fitSoon).observe(document.querySelector(".screen-main"));
+  new ResizeObserver(fitSoon).observe($("screen-side"));
+  window.addEventListener("resize", fitSoon);
+  FITTED.addEventListener("change", fitSoon);
+  document.fonts?.ready.then(fitSoon);
 }
 
 init();

@@ -4,7 +4,9 @@ Island match (two seats: the third phone and the laptop watch) and its rematch, 
 Moby Trick tricks and a Mokuru Duel. The host marks the screen as the table from their phone in
 three of them; in Mojo it stays a plain spectator. The screen's socket is checked frame by frame: it
 never carries a card id that some seat holds hidden at that version, and the table it rebuilds is
-exactly the spectator's public state."""
+exactly the spectator's public state. It is made for a TV: one large QR code of the room's link with
+the link in full under it, and in play the game's table across the screen with cards read from the
+sofa (checked at 1920 x 1080 for each game, and shot at 1280 x 720 too); axe finds nothing serious."""
 
 from __future__ import annotations
 
@@ -20,25 +22,102 @@ import pytest
 from playwright.sync_api import Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from app.routes.pages import qr_svg
 from engines.mokuru.cards import CARDS
 from engines.mokuru.engine import MokuruEngine
 from tests.servers import ServeProcess
 
+from .axe import serious_violations
 from .support import SCREENSHOTS, card_ids, version
 from .test_mokuru_duel import key, plain, serve_seeded  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
 
 SCREEN = (1920, 1080)
+SMALL_TV = (1280, 720)
 PHONE = (375, 812)
 LAPTOP = (1280, 800)
 SHOTS = SCREENSHOTS / "screen"
 MOVE = "#table [data-action]:not([disabled]) >> visible=true"
 
 
+# The largest card of each game's table on the screen, which at 1920 x 1080 is at least this tall:
+# about a ninth of the screen's height, a card read from three metres.
+TABLE_CARDS = {
+    "mojo": "#screen-table .card[data-card-id]",
+    "moby-trick": "#screen-table .card",
+    "mooki-island": "#screen-table .mooki-card",
+    "mokuru": "#screen-table .mokuru-card",
+}
+CARD_PX = 120
+TALLEST = (
+    "([sel, px]) => Math.max(0, ...[...document.querySelectorAll(sel)]"
+    ".map((n) => n.getBoundingClientRect().height)) >= px"
+)
+
+
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
+
+
+def fitted(screen: Page, width: int, height: int) -> None:
+    """The screen's table was fitted to a window of this size (screen.js marks the size it fitted)."""
+    screen.set_viewport_size({"width": width, "height": height})
+    expect(screen.locator("#screen-table")).to_have_attribute("data-fit-for", f"{width}x{height}")
+
+
+def screen_shots(screen: Page, name: str, *, playing: bool = True) -> None:
+    """The screen at 1920 x 1080 and at 1280 x 720 (a smaller TV), back at 1920 x 1080 after."""
+    shot(screen, name)
+    if playing:
+        fitted(screen, *SMALL_TV)
+    else:
+        screen.set_viewport_size({"width": SMALL_TV[0], "height": SMALL_TV[1]})
+    shot(screen, f"{name}-720p")
+    if playing:
+        fitted(screen, *SCREEN)
+    else:
+        screen.set_viewport_size({"width": SCREEN[0], "height": SCREEN[1]})
+
+
+def fills_the_screen(screen: Page, game: str) -> None:
+    """In play at 1920 x 1080: the table across the screen and most of its height, the page not
+    scrolled, and the game's largest card read from the sofa."""
+    assert screen.viewport_size == {"width": SCREEN[0], "height": SCREEN[1]}
+    screen.wait_for_function(TALLEST, arg=[TABLE_CARDS[game], CARD_PX])
+    box = screen.locator("#screen-table").bounding_box()
+    assert box is not None
+    assert box["width"] >= 0.85 * SCREEN[0], box
+    assert box["height"] >= 0.5 * SCREEN[1], box
+    assert box["y"] + box["height"] <= SCREEN[1], box
+    assert screen.evaluate("() => document.documentElement.scrollHeight <= innerHeight")
+    # The score pad, the moves and the turn are on the same screen, not under it.
+    side = screen.locator("#screen-side").bounding_box()
+    assert side is not None and side["y"] + side["height"] <= SCREEN[1], side
+
+
+def one_code_for_the_room(screen: Page, room_url: str) -> None:
+    """Waiting: one QR code on the whole screen, of the room's link (with `?hand`: the phone that
+    scans it shows its hand in play), and the link under it in full, never cut off."""
+    codes = screen.locator(".screen-qr >> visible=true")
+    expect(codes).to_have_count(1)
+    link = f"{room_url}?hand"
+    expect(codes).to_have_attribute("data-url", link)
+    # The code drawn is the code of that link: the server's drawing of it, path for path.
+    drawn = re.findall(r' d="([^"]+)"', qr_svg(link))
+    assert drawn and codes.locator("path").evaluate_all("ps => ps.map((p) => p.getAttribute('d'))") == drawn
+    box = codes.bounding_box()
+    assert box and box["width"] >= 0.25 * SCREEN[1], box  # a code to scan from the sofa
+    shown = screen.locator("#screen-door-link")
+    expect(shown).to_have_text(room_url.split("://", 1)[1])
+    whole = shown.evaluate(
+        "n => { const r = n.getBoundingClientRect(); "
+        "return n.scrollWidth <= n.clientWidth && r.left >= 0 && r.right <= innerWidth"
+        " && r.bottom <= innerHeight; }"
+    )
+    assert whole, "the room's link is cut off"
+    assert float(shown.evaluate("n => parseFloat(getComputedStyle(n).fontSize)")) >= 32
 
 
 class ScreenFrames:
@@ -285,15 +364,13 @@ def test_a_whole_mooki_island_match_on_the_marked_table_screen_and_its_rematch(
     screen = t.screen
     # The screen holds a wake lock, so the TV does not dim between moves.
     expect(screen.locator("body")).to_have_attribute("data-awake", "yes")
-    # Waiting: Ann's token, and a QR code with the short link for the one open seat.
+    # Waiting: Ann's token, the one open seat, and the room's one QR code with its link.
     expect(screen.locator("#screen-waiting")).to_be_visible()
     expect(screen.locator("#screen-seats [data-seat='0']")).to_contain_text("Ann")
-    open_seat = screen.locator("#screen-seats [data-open-seat]")
-    expect(open_seat).to_have_count(1)
-    expect(open_seat.locator(".screen-qr svg")).to_be_visible()
-    expect(open_seat.locator(".screen-link")).to_have_text(f"{t.base.split('://')[1]}/r/{t.room_id}")
+    expect(screen.locator("#screen-seats [data-open-seat]")).to_have_count(1)
+    one_code_for_the_room(screen, t.url)
     expect(screen.locator("#screen-pair")).to_be_visible()
-    shot(screen, "screen-waiting-mooki-island")
+    screen_shots(screen, "screen-waiting-mooki-island", playing=False)
     shot(t.ann, "phone-host-waiting-mooki-island")
 
     # Ann makes the screen the table from her phone; it stays so when the screen reloads.
@@ -334,7 +411,8 @@ def test_a_whole_mooki_island_match_on_the_marked_table_screen_and_its_rematch(
     assert played >= 5
     expect(screen.locator("#screen-latest")).not_to_be_empty()
     expect(screen.locator("#screen-side #game-log li").first).to_be_visible()
-    shot(screen, "screen-mooki-island")
+    fills_the_screen(screen, "mooki-island")
+    screen_shots(screen, "screen-mooki-island")
     shot(t.ann, "phone-hand-mooki-island")
     # "Show table" brings the whole table back on the phone, and hides it again.
     t.bo.click("#hand-bar .hand-toggle")
@@ -376,11 +454,14 @@ def test_a_whole_mojo_round_with_three_phones_and_a_remote_laptop_on_a_plain_scr
     screen = t.screen
     expect(screen.locator("#screen-seats .screen-seat[data-seat]")).to_have_count(4)
     expect(screen.locator("#screen-seats [data-open-seat]")).to_have_count(4)  # Mojo seats up to 8
+    # Four open seats, still one code: the same link seats whoever scans it.
+    one_code_for_the_room(screen, t.url)
     # Nobody marked it: the screen offers its code, and does none of the host's things.
     expect(screen.locator("#screen-pair")).to_be_visible()
     expect(screen.locator("#screen-host")).to_be_hidden()
     assert t.room()["table_screen"] is False
-    shot(screen, "screen-waiting-mojo")
+    assert serious_violations(screen) == []
+    screen_shots(screen, "screen-waiting-mojo", playing=False)
     start(t.base, t.room_id, t.host)
 
     # A plain screen: the QR code's phone shows its hand; the others choose it ("Hand only").
@@ -408,7 +489,9 @@ def test_a_whole_mojo_round_with_three_phones_and_a_remote_laptop_on_a_plain_scr
     play(players, t.hidden, lambda: screen_version(screen) >= 9, seconds=60)
     expect(screen.locator("#screen-latest")).not_to_be_empty()
     expect(screen.locator("#screen-turn .screen-turn-text")).to_contain_text("turn")
-    shot(screen, "screen-mojo")
+    fills_the_screen(screen, "mojo")
+    assert serious_violations(screen) == []
+    screen_shots(screen, "screen-mojo")
     shot(t.bo, "phone-hand-mojo")
 
     # To the round's end: its scores on the screen's pad and in its round summary.
@@ -446,7 +529,8 @@ def test_moby_trick_tricks_around_the_marked_table_screen(
 
     play([t.ann, t.bo, t.cy, t.di], t.hidden, two_tricks, seconds=90)
     expect(screen.locator("#screen-table .moby-trick")).to_be_visible()
-    shot(screen, "screen-moby-trick")
+    fills_the_screen(screen, "moby-trick")
+    screen_shots(screen, "screen-moby-trick")
     shot(t.ann, "phone-hand-moby-trick")
     shot(t.di, "laptop-moby-trick")
     t.hidden.check(t.frames, at_least=6)
@@ -505,7 +589,8 @@ def test_a_mokuru_duel_on_the_marked_screen_refereed_from_the_phones(
     duel = screen.locator("#screen-table .mokuru-versus")
     expect(duel).to_have_attribute("aria-label", "Duel: Ann against Bo")
     expect(t.ann.locator("#table .mokuru-trick")).to_be_hidden()  # the trick card is on the screen
-    shot(screen, "screen-mokuru")
+    fills_the_screen(screen, "mokuru")
+    screen_shots(screen, "screen-mokuru")
     shot(t.ann, "phone-hand-mokuru")
     # The referee buttons are on the phones and the laptop: Ann lands it, Bo misses; Cy and Di, the
     # neutral players, witness Ann's success (Bo, her rival, may not).
@@ -569,3 +654,32 @@ def test_a_screen_whose_code_gave_way_shows_a_new_one_at_once(
     )
     assert marked.status_code == 200, marked.text
     expect(screen.locator("#screen-badge")).to_be_visible()
+
+
+def test_two_phones_scanning_the_one_code_each_take_a_seat(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """The issue: seven identical QR codes labelled "Seat 2…Seat 8". Now one code for the room: each
+    phone that opens its link picks a free seat, and the screen shows them seated, still one code."""
+    base = server.base_url
+    room_id, _host = host_room(base, "moby-trick")
+    screen, _frames = open_screen(new_player, base, room_id)
+    url = f"{base}/r/{room_id}"
+    one_code_for_the_room(screen, url)
+    expect(screen.locator("#screen-seats [data-open-seat]")).to_have_count(3)
+    scanned = screen.locator(".screen-qr").get_attribute("data-url")
+    assert scanned == f"{url}?hand"
+    for name in ("Bo", "Cy"):
+        joins(new_player(*PHONE), scanned, name)
+    expect(screen.locator("#screen-seats [data-seat]")).to_have_text(
+        [re.compile(n) for n in ("Ann", "Bo", "Cy")]
+    )
+    expect(screen.locator("#screen-seats [data-open-seat]")).to_have_count(1)
+    assert [s["name"] for s in httpx.get(f"{base}/api/rooms/{room_id}").json()["seats"]] == [
+        "Ann",
+        "Bo",
+        "Cy",
+    ]
+    one_code_for_the_room(screen, url)
+    assert serious_violations(screen) == []
+    screen_shots(screen, "screen-waiting-moby-trick", playing=False)
