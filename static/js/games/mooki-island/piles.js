@@ -3,6 +3,7 @@
 // in a replay), the up side and a hidden side for everyone else.
 
 import { fill, h } from "../../dom.js";
+import { glyph } from "../../glyph.js";
 import { card, cardBack, stack } from "./cards.js";
 import { choiceWords, faceWords } from "./words.js";
 
@@ -25,12 +26,7 @@ export function renderPiles(node, t, view, state) {
             : { role: "img", "aria-label": `Pile ${index + 1}: ${what} on top, ${pile.count} cards` }),
         },
         stack(pile.top, pile.count),
-        h(
-          "span",
-          { class: "mooki-pile-label" },
-          action ? `Take · pile ${index + 1}` : `Pile ${index + 1}`,
-          h("small", { class: "mooki-pile-count" }, pile.count === 1 ? "1 card" : `${pile.count} cards`),
-        ),
+        h("span", { class: "mooki-pile-label" }, action ? `Take · pile ${index + 1}` : `Pile ${index + 1}`, glyph("b", {}, ` · ${pile.count}`)),
       );
     }),
   );
