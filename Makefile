@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-js test-browser lint bench setup chromium test-tools clean
+.PHONY: messages run test test-fast test-js test-browser lint bench setup chromium test-tools clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -40,6 +40,11 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 	@for f in static/js/*.js static/js/games/*.js static/js/games/*/*.js; do node --experimental-default-type=module --check $$f || exit 1; done
+
+## make messages: after changing any words a player reads, bring every language's catalogue up to date
+## (docs/translating.md).
+messages: $(STAMP)
+	$(VENV)/bin/motable messages
 
 ## make test-js: the browser client's DOM-free modules under Node's own test runner.
 test-js:

@@ -194,6 +194,23 @@ def simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def messages(args: argparse.Namespace) -> int:
+    """Extract the words to translate, merge them into every catalogue, write the browser's copies."""
+    from app import messages as catalogues
+
+    if args.check:
+        problems = catalogues.check()
+        for problem in problems:
+            print(problem)
+        return 1 if problems else 0
+    for lang in catalogues.update(new=args.new or []):
+        print(f"updated locale/{lang}/LC_MESSAGES/messages.po and static/i18n/{lang}.js")
+    problems = catalogues.check()
+    if problems:
+        print(f"{len(problems)} strings to translate or check (motable messages --check lists them)")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="motable", description="Play card games with friends in the browser.")
     commands = root.add_subparsers(dest="command", required=True)
@@ -222,6 +239,14 @@ def parser() -> argparse.ArgumentParser:
     )
 
     command("migrate", migrate, "apply pending database migrations")
+
+    sub = command(
+        "messages", messages, "update the translation catalogues from the code (docs/translating.md)"
+    )
+    sub.add_argument("--new", action="append", metavar="LANG", help="start a catalogue for a new language")
+    sub.add_argument(
+        "--check", action="store_true", help="change nothing; list what is out of date or untranslated"
+    )
 
     sub = command("prune", prune, "delete expired rooms and matches now (see docs/operations.md)")
     sub.add_argument("--dry-run", action="store_true", help="count what would go, change nothing")

@@ -44,6 +44,11 @@ class Settings(BaseSettings):
     # loopback address (docs/operations.md); never set it on a server people play on.
     test_seeds: str | None = None
 
+    # The languages offered besides English (comma-separated codes with a catalogue in locale/, `all`,
+    # or `en` for English alone); each reader gets the one they chose, else their browser's
+    # (app/i18n.py). Unset: every language with a catalogue.
+    languages: str | None = None
+
     # Game packages to register besides the built-in games (comma-separated; engines.core.registry).
     games: str | None = None
 

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.errors import AppError
+from app.i18n import N_
 from app.playing.master import Master
 from app.runtime import Runtime
 
@@ -27,7 +28,7 @@ def get_token(request: Request) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise AppError("unauthorized", "send the token as 'Authorization: Bearer <token>'")
+        raise AppError("unauthorized", N_("send the token as 'Authorization: Bearer <token>'"))
     return token.strip()
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from app.i18n import N_, gettext
+
 HEADINGS = {
-    404: "Nothing here",
-    405: "Nothing here",
+    404: N_("Nothing here"),
+    405: N_("Nothing here"),
 }
 WORDS = {
-    404: "There is nothing at this address. The link may be mistyped.",
-    405: "There is nothing to open at this address. The link may be mistyped.",
+    404: N_("There is nothing at this address. The link may be mistyped."),
+    405: N_("There is nothing to open at this address. The link may be mistyped."),
 }
 
 
@@ -35,5 +37,8 @@ def html_error(request: Request, status: int) -> HTMLResponse:
     """The page for a browser: what went wrong in words and the way back to the lobby."""
     from app.routes.pages import templates  # the pages' own templates and static() helper
 
-    context = {"what": WORDS.get(status, WORDS[404]), "heading": HEADINGS.get(status, "Nothing here")}
+    context = {
+        "what": gettext(WORDS.get(status, WORDS[404])),
+        "heading": gettext(HEADINGS.get(status, HEADINGS[404])),
+    }
     return templates.TemplateResponse(request, "not_found.html", context, status_code=status)

@@ -1,10 +1,16 @@
-"""The one application error type, carrying a CONTRACT.md code, and its HTTP status."""
+"""The one application error type, carrying a CONTRACT.md code, and its HTTP status.
+
+The `code` is the contract; the `message` is words for a person, in the reader's language: an error is
+written with an English template and its places (`AppError("not_found", N_("no room '%(room)s'"),
+room=room_id)`) and worded when it is read, in the language of the request or socket answering it
+(app/i18n.py). `english` keeps the English words, for logs and WebSocket close reasons."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engines.core import EngineError
+from app import i18n
+from engines.core import EngineError, Words
 
 STATUS_BY_CODE = {
     "unauthorized": 401,
@@ -37,12 +43,24 @@ CODE_BY_STATUS = {status: code for code, status in STATUS_BY_CODE.items() if sta
 class AppError(Exception):
     """A refused request. Raised before anything is written, so it changes nothing."""
 
-    def __init__(self, code: str, message: str, retry_after: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, retry_after: int | None = None, **params: Any) -> None:
+        # Words already made (an engine's, a reason passed along) keep their template and places.
+        self.words = message if isinstance(message, Words) and not params else Words(message, **params)
+        super().__init__(str(self.words))
         self.code = code
-        self.message = message
         # Seconds after which the same request may succeed (sent as Retry-After), for 429 and 503.
         self.retry_after = retry_after
+
+    @property
+    def message(self) -> str:
+        """The message in the reader's language, worded as it is read: an error raised in the writer
+        thread is answered in the context of the request or socket that asked."""
+        return i18n.word(self.words)
+
+    @property
+    def english(self) -> str:
+        """The message in English: for logs, and WebSocket close reasons (123 bytes, not shown)."""
+        return str(self.words)
 
     @property
     def status(self) -> int:
@@ -50,7 +68,7 @@ class AppError(Exception):
 
     @classmethod
     def from_engine(cls, error: EngineError) -> AppError:
-        return cls(error.code, error.message)
+        return cls(error.code, error.message)  # an engine's Words, worded like the app's
 
     def body(self) -> dict[str, Any]:
         return error_body(self.code, self.message)

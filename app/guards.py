@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import error_body
+from app.i18n import N_, gettext
 from app.roomids import is_room_id
 
 # Characters no database here stores as text: NUL (PostgreSQL refuses it in text and JSON) and lone
@@ -103,14 +104,14 @@ class RoomIdGuard:
             await self.app(scope, receive, send)
             return
         if not _path_ok(scope):
-            await self._refuse(scope, receive, send, 404, "not_found", "there is nothing at this address")
+            await self._refuse(scope, receive, send, 404, "not_found", N_("there is nothing at this address"))
             return
         room = _ROOM_PATH.match(scope["path"])
         if room is not None and not is_room_id(room.group(2)):
-            await self._refuse(scope, receive, send, 404, "not_found", "no such room")
+            await self._refuse(scope, receive, send, 404, "not_found", N_("no such room"))
             return
         if not _query_ok(scope):
-            message = "the query string may hold only UTF-8 text without NUL characters"
+            message = N_("the query string may hold only UTF-8 text without NUL characters")
             await self._refuse(scope, receive, send, 422, "invalid_request", message)
             return
         await self.app(scope, receive, send)
@@ -121,6 +122,7 @@ class RoomIdGuard:
         if scope["type"] == "websocket":
             await receive()  # websocket.connect
             await send({"type": "websocket.accept"})
+            # A close reason: at most 123 bytes, read by no player; English.
             await send({"type": "websocket.close", "code": 1008, "reason": message})
             return
         response: Response
@@ -128,7 +130,7 @@ class RoomIdGuard:
         if status == 404 and self.page_not_found is not None and (_PAGE_PATH.match(path) or _browser(scope)):
             response = self.page_not_found(scope)
         else:
-            response = JSONResponse(error_body(code, message), status_code=status)
+            response = JSONResponse(error_body(code, gettext(message)), status_code=status)
         await response(scope, receive, send)
 
 

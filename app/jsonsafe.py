@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.i18n import N_, Words
+
 
 def loads(raw: bytes | str, max_depth: int) -> Any:
     """Decode one JSON document; ValueError when it is not valid, nested deeper than `max_depth`
@@ -17,13 +19,13 @@ def loads(raw: bytes | str, max_depth: int) -> Any:
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise ValueError("the body is not valid UTF-8") from None
+            raise ValueError(Words(N_("the body is not valid UTF-8"))) from None
     try:
         value = json.loads(raw)
     except RecursionError:
-        raise ValueError(f"JSON may be nested at most {max_depth} deep") from None
+        raise ValueError(Words(N_("JSON may be nested at most %(most)s deep"), most=max_depth)) from None
     except ValueError as error:  # JSONDecodeError, and integers over Python's digit limit
-        raise ValueError(f"not valid JSON: {error}") from None
+        raise ValueError(Words(N_("not valid JSON: %(why)s"), why=str(error))) from None
     check(value, max_depth)
     return value
 
@@ -35,10 +37,10 @@ def check(value: Any, max_depth: int) -> None:
         item, depth = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                raise ValueError("text may not contain the NUL character")
+                raise ValueError(Words(N_("text may not contain the NUL character")))
         elif isinstance(item, dict | list):
             if depth > max_depth:
-                raise ValueError(f"JSON may be nested at most {max_depth} deep")
+                raise ValueError(Words(N_("JSON may be nested at most %(most)s deep"), most=max_depth))
             if isinstance(item, dict):
                 stack.extend((key, depth) for key in item)
                 stack.extend((child, depth + 1) for child in item.values())

@@ -17,13 +17,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import delivery, jsonsafe
+from app import delivery, i18n, jsonsafe
 from app.clock import SYSTEM_CLOCK, Clock
 from app.config import Settings
 from app.db import UNAVAILABLE_RETRY_AFTER, unavailable
 from app.error_pages import html_error, wants_html
 from app.errors import CODE_BY_STATUS, AppError, error_body
 from app.guards import RoomIdGuard, SecurityHeaders, storable_json
+from app.i18n import N_, Words, gettext, word
 from app.logs import redact_tokens
 from app.ratelimit import RateLimit, make_buckets
 from app.retention import prune_on_schedule
@@ -69,11 +70,15 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         if len(scope["headers"]) > self.max_headers:
-            message = f"a request may have at most {self.max_headers} header lines"
+            message = N_("a request may have at most %(most)s header lines")
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008, "reason": message})
+                # A close reason is at most 123 bytes and no player reads it: English.
+                reason = message % {"most": self.max_headers}
+                await send({"type": "websocket.close", "code": 1008, "reason": reason})
                 return
-            await _error_response(431, "too_large", message)(scope, receive, send)
+            await _error_response(431, "too_large", gettext(message, most=self.max_headers))(
+                scope, receive, send
+            )
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -81,7 +86,7 @@ class BodyLimit:
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             response = _error_response(
-                413, "too_large", f"a request body may be at most {self.max_bytes} bytes"
+                413, "too_large", gettext("a request body may be at most %(most)s bytes", most=self.max_bytes)
             )
             await response(scope, receive, send)
             return
@@ -97,7 +102,9 @@ class BodyLimit:
             seen += len(message.get("body", b""))
             if seen > self.max_bytes:
                 # FastAPI passes an HTTPException from body reading through to our handler.
-                raise HTTPException(413, f"a request body may be at most {self.max_bytes} bytes")
+                raise HTTPException(
+                    413, gettext("a request body may be at most %(most)s bytes", most=self.max_bytes)
+                )
             return message
 
         await self.app(scope, limited, send)
@@ -116,7 +123,9 @@ class BodyLimit:
             seen += len(chunk)
             if seen > self.max_bytes:
                 response = _error_response(
-                    413, "too_large", f"a request body may be at most {self.max_bytes} bytes"
+                    413,
+                    "too_large",
+                    gettext("a request body may be at most %(most)s bytes", most=self.max_bytes),
                 )
                 await response(scope, receive, send)
                 return
@@ -127,11 +136,12 @@ class BodyLimit:
             try:
                 value = jsonsafe.loads(body, self.max_json_depth)
             except ValueError as error:
-                await _error_response(422, "invalid_request", str(error))(scope, receive, send)
+                # jsonsafe's Words, in the reader's language.
+                await _error_response(422, "invalid_request", word(error.args[0]))(scope, receive, send)
                 return
             if not storable_json(value):
                 # A \ud800 escape decodes to a lone surrogate, which no database can store.
-                problem = "text may not contain unpaired surrogates (\\ud800-\\udfff)"
+                problem = gettext("text may not contain unpaired surrogates (\\ud800-\\udfff)")
                 await _error_response(422, "invalid_request", problem)(scope, receive, send)
                 return
         replayed = False
@@ -161,15 +171,25 @@ async def _app_error(_request: Request, exc: Exception) -> JSONResponse:
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     problems = "; ".join(
-        f"{'.'.join(str(p) for p in err.get('loc', ())) or 'body'}: {err.get('msg', 'invalid')}"
-        for err in exc.errors()
+        f"{'.'.join(str(p) for p in err.get('loc', ())) or 'body'}: {_problem(err)}" for err in exc.errors()
     )
-    return _error_response(422, "invalid_request", problems or "invalid request")
+    return _error_response(422, "invalid_request", problems or gettext("invalid request"))
+
+
+def _problem(err: dict[str, Any]) -> str:
+    """Pydantic's words for one field, in English; ours (a name's or a message's check, Words raised
+    as a ValueError) in the reader's language."""
+    cause = (err.get("ctx") or {}).get("error")
+    if isinstance(cause, ValueError) and cause.args and isinstance(cause.args[0], Words):
+        worded = word(cause.args[0])
+        if worded != str(cause.args[0]):
+            return worded
+    return str(err.get("msg", "invalid"))
 
 
 def _unavailable_response() -> JSONResponse:
     response = _error_response(
-        503, "unavailable", "the database cannot be reached just now; try again in a few seconds"
+        503, "unavailable", gettext("the database cannot be reached just now; try again in a few seconds")
     )
     response.headers["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
     return response
@@ -220,7 +240,7 @@ class CatchAll:
                 response = _unavailable_response()
             else:
                 response = _error_response(
-                    500, "internal_error", "something went wrong on our side; try again"
+                    500, "internal_error", gettext("something went wrong on our side; try again")
                 )
             await response(scope, receive, send)
 
@@ -280,13 +300,20 @@ async def _http_error(request: Request, exc: Exception) -> Response:
         # FastAPI's "error parsing the body": CONTRACT.md's answer for a bad request is 422.
         return _error_response(422, "invalid_request", str(exc.detail))
     code = CODE_BY_STATUS.get(exc.status_code, "invalid_request")
-    return _error_response(exc.status_code, code, str(exc.detail))
+    # Starlette's words for an address with nothing there or a method it does not take, in the
+    # reader's language (ours, raised with gettext, are worded already).
+    return _error_response(exc.status_code, code, gettext(str(exc.detail)))
+
+
+# Starlette's own details (HTTPException's phrases), for the catalogue.
+STARLETTE_DETAILS = (N_("Not Found"), N_("Method Not Allowed"))
 
 
 def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) -> FastAPI:
     settings = settings or Settings.from_env()
     redact_tokens()
     registry.register_from_env(settings.games)
+    i18n.configure(i18n.Languages.parse(settings.languages))
     runtime = Runtime(settings, clock)
     buckets = make_buckets(settings)
 
@@ -328,6 +355,8 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.add_middleware(RoomIdGuard, page_not_found=pages.not_found_page)
     app.add_middleware(RateLimit, settings=settings, seats=runtime.seats, buckets=buckets)
     app.add_middleware(CatchAll)
+    # Outside the error handlers, so a refusal's message is worded in the reader's language too.
+    app.add_middleware(i18n.Speak)
     app.add_middleware(SecurityHeaders)
     # Outermost: a request over the connection limits is refused before anything reads it.
     app.add_middleware(ConnectionLimits, settings=settings)

@@ -185,6 +185,10 @@ class ChatMessage(Base):
     # "chat": written by a person; "seat": the table's own line (a seat moved to another device,
     # a player left or was removed), shown to everyone and never muted.
     kind: Mapped[str] = mapped_column(String(16), default="chat", server_default="chat")
+    # A table line as a message id and its places (app/i18n.py `words_json`), worded for each reader in
+    # their language; `text` keeps its English. None: a person's words, or a line stored before (its
+    # `text` is shown as it is).
+    words: Mapped[dict[str, Any] | None] = mapped_column(Json, default=None)
 
 
 class SeatMove(Base):
@@ -287,6 +291,8 @@ class EmailAddress(Base):
     confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     # The last alert sent to it: at most one an hour per seat and room.
     last_alert_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # The language of the page the address was given from: its emails are written in it (None: English).
+    lang: Mapped[str | None] = mapped_column(String(16), default=None)
 
 
 class AlertPrefs(Base):
@@ -341,6 +347,8 @@ class PushSubscription(Base):
     p256dh: Mapped[str] = mapped_column(String(128))
     auth: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The language of the page that turned alerts on: its alerts are written in it (None: English).
+    lang: Mapped[str | None] = mapped_column(String(16), default=None)
 
 
 class Takeback(Base):

@@ -7,6 +7,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from app.i18n import N_, Words
+
 # The join form's maxlength: browsers count UTF-16 code units, so the server counts the same way.
 MAX_NAME = 24
 # Chat messages: long enough for a sentence, short enough for the side panel.
@@ -51,7 +53,9 @@ def strip_invisible(text: str) -> str:
 def _visible(raw: str, thing: str) -> str:
     """`raw` in NFC with invisible characters out and runs of spaces made one (may come out empty)."""
     if not isinstance(raw, str):
-        raise ValueError(f"{thing} is a string")
+        raise ValueError(
+            Words(N_("a name is a string") if thing == "a name" else N_("a message is a string"))
+        )
     return _SPACES.sub(" ", strip_invisible(unicodedata.normalize("NFC", raw))).strip()
 
 
@@ -60,9 +64,9 @@ def clean_name(raw: str) -> str:
     Raises ValueError (answered as 422 invalid_request) otherwise."""
     name = _visible(raw, "a name")
     if not name:
-        raise ValueError("type a name with at least one visible character")
+        raise ValueError(Words(N_("type a name with at least one visible character")))
     if utf16_length(name) > MAX_NAME:
-        raise ValueError(f"a name may be at most {MAX_NAME} characters")
+        raise ValueError(Words(N_("a name may be at most %(most)s characters"), most=MAX_NAME))
     return name
 
 
@@ -70,9 +74,9 @@ def clean_chat(raw: str) -> str:
     """A chat message cleaned like a name, 1 to 280 characters."""
     text = _visible(raw, "a message")
     if not text:
-        raise ValueError("a message needs at least one visible character")
+        raise ValueError(Words(N_("a message needs at least one visible character")))
     if len(text) > MAX_CHAT:
-        raise ValueError(f"a message may be at most {MAX_CHAT} characters")
+        raise ValueError(Words(N_("a message may be at most %(most)s characters"), most=MAX_CHAT))
     return text
 
 

@@ -57,6 +57,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.config import Settings
 from app.errors import AppError, error_body
+from app.i18n import N_plural, gettext
 from app.roomids import is_room_id
 from app.services.cache import Lru
 from app.services.seats import Seats
@@ -298,7 +299,7 @@ class RateLimit:
             await send({"type": "websocket.close", "code": TRY_AGAIN_LATER, "reason": "too many connections"})
             return
         response = JSONResponse(
-            error_body("rate_limited", "too many requests; slow down and retry"),
+            error_body("rate_limited", gettext("too many requests; slow down and retry")),
             status_code=429,
             headers={"Retry-After": str(retry_after(wait))},
         )
@@ -322,7 +323,7 @@ class Quota:
 
     key: str
     per_hour: int
-    # Said in the 429's message: "this address has <done> its 30 <what> for this hour ..."
+    # What is counted ("rooms", "bots") and how it is made, in words; the 429's message is `spend`'s.
     what: str
     done: str
 
@@ -363,12 +364,25 @@ async def spend(connection: HTTPConnection, kind: str) -> AsyncIterator[Spent]:
     wait = await buckets.take(spends)
     if wait > 0:
         minutes = max(1, math.ceil(wait / 60))
-        raise AppError(
-            "rate_limited",
-            f"this address has {quota.done} its {quota.per_hour} {quota.what} for this hour; "
-            f"the next one can be {quota.done} in about {minutes} minute{'s' if minutes != 1 else ''}",
-            retry_after=retry_after(wait),
-        )
+        if quota.what == "bots":
+            refusal = N_plural(
+                "this address has added its %(most)s bots for this hour; "
+                "the next one can be added in about %(num)s minute",
+                "this address has added its %(most)s bots for this hour; "
+                "the next one can be added in about %(num)s minutes",
+                minutes,
+                most=quota.per_hour,
+            )
+        else:
+            refusal = N_plural(
+                "this address has made its %(most)s rooms for this hour; "
+                "the next one can be made in about %(num)s minute",
+                "this address has made its %(most)s rooms for this hour; "
+                "the next one can be made in about %(num)s minutes",
+                minutes,
+                most=quota.per_hour,
+            )
+        raise AppError("rate_limited", refusal, retry_after=retry_after(wait))
     spent = Spent()
     try:
         yield spent

@@ -31,6 +31,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.db import Database
 from app.errors import AppError
+from app.i18n import N_
 from app.models import ActionRow, Match, Replay, utcnow
 from app.realtime.patch import diff
 from app.services.lookup import find_room
@@ -59,7 +60,9 @@ def parse_viewpoint(raw: str | None, players: int) -> int | str:
     if raw is not None and raw.isascii() and raw.isdigit() and int(raw) < players:
         return int(raw)
     raise AppError(
-        "invalid_request", f"seat must be a seat number from 0 to {players - 1}, 'spectator' or 'all'"
+        "invalid_request",
+        N_("seat must be a seat number from 0 to %(last)s, 'spectator' or 'all'"),
+        last=players - 1,
     )
 
 
@@ -72,9 +75,9 @@ def finished_match(session: Session, room_id: str) -> Match:
     find_room(session, room_id)  # an unknown room is 404 not_found, not "not started"
     match = current_match(session, room_id)
     if match is None:
-        raise AppError("not_started", "the match has not started yet, so there is nothing to replay")
+        raise AppError("not_started", N_("the match has not started yet, so there is nothing to replay"))
     if match.status != "finished":
-        raise AppError("forbidden", "a match can be replayed once it is over")
+        raise AppError("forbidden", N_("a match can be replayed once it is over"))
     return match
 
 
@@ -252,7 +255,7 @@ def read_replay(session: Session, match_id: int, viewpoint: str) -> StoredReplay
 
 
 def _gone() -> AppError:
-    return AppError("not_found", "this room was deleted while its replay was asked for")
+    return AppError("not_found", N_("this room was deleted while its replay was asked for"))
 
 
 def build_replay(db: Database, match_id: int, viewpoint: str) -> StoredReplay:

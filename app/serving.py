@@ -39,8 +39,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
+from app import i18n
 from app.config import Settings
 from app.errors import error_body
+from app.i18n import N_
 from app.ratelimit import address_key, client_address
 
 log = logging.getLogger("uvicorn.error")
@@ -145,7 +147,10 @@ async def _refuse(
     headers = {"Retry-After": str(RETRY_AFTER)} if status == 503 else {}
     if close:
         headers["Connection"] = "close"
-    response = JSONResponse(error_body(code, message), status_code=status, headers=headers)
+    # Outside i18n.Speak (nothing is read before these limits): the reader's language from the head.
+    with i18n.speaking(i18n.language_of(scope)):
+        worded = i18n.gettext(message)
+    response = JSONResponse(error_body(code, worded), status_code=status, headers=headers)
     if scope["type"] == "websocket":
         # Refused in the handshake with the HTTP answer itself (the ASGI denial response).
         await receive()
@@ -186,12 +191,12 @@ class ConnectionLimits:
 
     async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
         if _head_bytes(scope) > self.max_header_bytes:
-            await _refuse(scope, receive, send, 431, "too_large", "the request's headers are too large")
+            await _refuse(scope, receive, send, 431, "too_large", N_("the request's headers are too large"))
             return
         address = client_address(scope)
         counted = self.shares.counts(address)
         if counted and not self.shares.admit(address):
-            message = "this address has too many connections open; close some and retry"
+            message = N_("this address has too many connections open; close some and retry")
             await _refuse(scope, receive, send, 503, "unavailable", message)
             return
         try:
@@ -238,7 +243,9 @@ class ConnectionLimits:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        await _refuse(scope, receive, send, 408, "timeout", "the request's body came too slowly", close=True)
+        await _refuse(
+            scope, receive, send, 408, "timeout", N_("the request's body came too slowly"), close=True
+        )
 
 
 def _refusal(status: int, reason: str, code: str, message: str) -> bytes:

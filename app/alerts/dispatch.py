@@ -40,6 +40,7 @@ from app.alerts import marks
 from app.alerts.core import Alert, Channel, Event, Gate
 from app.clock import SYSTEM_CLOCK, Clock
 from app.db import Database, unavailable
+from app.i18n import N_, N_plural, Words
 from app.models import ActionRow, Room, Seat
 from app.realtime.presence import Presence
 from app.services import matches, outbox, people
@@ -142,38 +143,45 @@ def _title(game: str) -> str:
         return game
 
 
-def _duration(seconds: float) -> str:
+def _duration(seconds: float) -> Words:
     if seconds >= 90:
-        minutes = round(seconds / 60)
-        return f"{minutes} minutes"
-    whole = max(1, round(seconds))
-    return f"{whole} second" + ("" if whole == 1 else "s")
+        return N_plural("%(num)s minute", "%(num)s minutes", round(seconds / 60))
+    return N_plural("%(num)s second", "%(num)s seconds", max(1, round(seconds)))
 
 
 def build(table: Table, seat: int, event: Event, **facts: Any) -> Alert:
-    """An alert in words, from public facts only."""
+    """An alert in words, from public facts only: Words, worded by each channel in the language of
+    each device or address (the one its page was in when alerts were turned on)."""
     game = _title(table.game)
     mover = table.people.get(table.last_mover) if table.last_mover is not None else None
+    title: Words
+    body: Words
     if event == "turn":
-        title = f"{game}: your turn"
+        title = Words(N_("%(game)s: your turn"), game=game)
         body = (
-            f"{mover.name} played; the table waits for you."
+            Words(N_("%(name)s played; the table waits for you."), name=mover.name)
             if mover is not None and table.last_mover != seat
-            else "The table waits for you."
+            else Words(N_("The table waits for you."))
         )
     elif event == "clock":
-        title = f"{game}: your clock is running out"
-        body = f"About {_duration(facts.get('seconds_left', 0.0))} left for your move."
+        title = Words(N_("%(game)s: your clock is running out"), game=game)
+        body = Words(N_("About %(left)s left for your move."), left=_duration(facts.get("seconds_left", 0.0)))
     elif event == "seat_request":
-        title = f"{game}: someone asks for your seat"
-        body = "Someone asked to play your seat on another device. Open the room to allow or refuse it."
+        title = Words(N_("%(game)s: someone asks for your seat"), game=game)
+        body = Words(
+            N_("Someone asked to play your seat on another device. Open the room to allow or refuse it.")
+        )
     elif event == "finished":
-        title = f"{game}: the match is over"
-        body = "See the final scores and ask for a rematch."
+        title = Words(N_("%(game)s: the match is over"), game=game)
+        body = Words(N_("See the final scores and ask for a rematch."))
     else:
         by = facts.get("by")
-        title = f"{game}: a rematch"
-        body = f"{by} started a rematch. Join them." if by else "A rematch has started. Join it."
+        title = Words(N_("%(game)s: a rematch"), game=game)
+        body = (
+            Words(N_("%(name)s started a rematch. Join them."), name=by)
+            if by
+            else Words(N_("A rematch has started. Join it."))
+        )
     return Alert(table.room_id, seat, event, game, title, body, f"/r/{table.room_id}")
 
 

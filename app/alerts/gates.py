@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from app.alerts.core import Alert
 from app.db import Database
 from app.errors import AppError
+from app.i18n import N_
 from app.models import AlertPrefs, Room
 
 CLOCK_TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
@@ -23,7 +24,9 @@ CLOCK_TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 def parse_clock(text: str) -> time:
     found = CLOCK_TIME.fullmatch(text)
     if found is None:
-        raise AppError("invalid_request", f"{text!r} is not a time of day as HH:MM (00:00 to 23:59)")
+        raise AppError(
+            "invalid_request", N_("'%(time)s' is not a time of day as HH:MM (00:00 to 23:59)"), time=text
+        )
     return time(int(found.group(1)), int(found.group(2)))
 
 
@@ -35,11 +38,15 @@ def _zones() -> frozenset[str]:
 def check_zone(name: str) -> ZoneInfo:
     """An IANA zone name as browsers give it (Intl.DateTimeFormat().resolvedOptions().timeZone)."""
     if name not in _zones() and name != "UTC":
-        raise AppError("invalid_request", f"{name!r} is not an IANA time zone such as Europe/Paris")
+        raise AppError(
+            "invalid_request", N_("'%(zone)s' is not an IANA time zone such as Europe/Paris"), zone=name
+        )
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise AppError("invalid_request", f"{name!r} is not an IANA time zone such as Europe/Paris") from None
+        raise AppError(
+            "invalid_request", N_("'%(zone)s' is not an IANA time zone such as Europe/Paris"), zone=name
+        ) from None
 
 
 def is_quiet(start: str, end: str, zone: str, now: float) -> bool:

@@ -16,6 +16,7 @@ a confirmation email is sent in the background of the request that asked for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -24,7 +25,7 @@ import re
 import secrets
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.headerregistry import Address, BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
 from email.policy import Policy
@@ -32,8 +33,10 @@ from email.policy import default as default_policy
 from email.utils import format_datetime, make_msgid
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import aiosmtplib
+from babel.dates import format_date, format_time
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -44,7 +47,8 @@ from app.alerts.interest import Interest
 from app.config import Settings
 from app.db import Database
 from app.errors import AppError
-from app.models import EmailAddress, MailSecret, utcnow
+from app.i18n import N_, SOURCE, N_plural, Words, current, gettext, speaking, word
+from app.models import AlertPrefs, EmailAddress, MailSecret, utcnow
 from app.ratelimit import LocalBuckets, SharedBuckets, Spend, retry_after
 from app.services.auth import player_seat
 from app.services.lookup import find_room
@@ -73,10 +77,14 @@ MAX_ADDRESS = 254
 def clean_address(text: str) -> str:
     address = text.strip()
     if len(address) > MAX_ADDRESS or _ADDRESS.fullmatch(address) is None or ".." in address:
-        raise AppError("invalid_request", "that is not an email address we can write to (name@example.org)")
+        raise AppError(
+            "invalid_request", N_("that is not an email address we can write to (name@example.org)")
+        )
     local, _, domain = address.rpartition("@")
     if local.startswith(".") or local.endswith("."):
-        raise AppError("invalid_request", "that is not an email address we can write to (name@example.org)")
+        raise AppError(
+            "invalid_request", N_("that is not an email address we can write to (name@example.org)")
+        )
     return f"{local}@{domain.lower()}"
 
 
@@ -128,27 +136,52 @@ class ConfirmationLimits:
         ]
 
     def refusal(self, limit: str | None, wait: float) -> AppError:
-        later = f"try again in {_about(wait)}"
+        later = _about(wait)
         messages = {
-            "mailbox": "a confirmation email went to this mailbox a short while ago (name+tag@ and dotted "
-            f"Gmail names count as the same mailbox); look for it, or {later}",
-            "seat": f"this seat has asked for {SEAT_PER_HOUR} confirmation emails within the hour; {later}",
-            "room": f"this room's seats have asked for {ROOM_PER_HOUR} confirmation emails within the hour; "
-            f"{later}",
-            "address": f"your network address has asked for {self.per_address} confirmation emails within "
-            f"the hour; {later}",
-            "server": "this server has sent all the confirmation emails its operator allows for this hour; "
-            f"{later}",
+            "mailbox": N_(
+                "a confirmation email went to this mailbox a short while ago (name+tag@ and dotted "
+                "Gmail names count as the same mailbox); look for it, or %(later)s"
+            ),
+            "seat": N_("this seat has asked for %(most)s confirmation emails within the hour; %(later)s"),
+            "room": N_(
+                "this room's seats have asked for %(most)s confirmation emails within the hour; %(later)s"
+            ),
+            "address": N_(
+                "your network address has asked for %(most)s confirmation emails within the hour; %(later)s"
+            ),
+            "server": N_(
+                "this server has sent all the confirmation emails its operator allows for this hour; "
+                "%(later)s"
+            ),
         }
-        message = messages.get(limit or "", f"too many confirmation emails were asked for just now; {later}")
-        return AppError("rate_limited", message, retry_after=retry_after(wait))
+        most = {"seat": SEAT_PER_HOUR, "room": ROOM_PER_HOUR, "address": self.per_address}.get(limit or "")
+        message = messages.get(
+            limit or "", N_("too many confirmation emails were asked for just now; %(later)s")
+        )
+        return AppError("rate_limited", message, retry_after=retry_after(wait), later=later, most=most)
 
 
-def _about(seconds: float) -> str:
+def _about(seconds: float) -> Words:
     minutes = max(1, math.ceil(seconds / 60))
     if minutes <= 90:
-        return f"about {minutes} minute{'s' if minutes != 1 else ''}"
-    return f"about {math.ceil(minutes / 60)} hours"
+        return N_plural("try again in about %(num)s minute", "try again in about %(num)s minutes", minutes)
+    hours = math.ceil(minutes / 60)
+    return N_plural("try again in about %(num)s hour", "try again in about %(num)s hours", hours)
+
+
+def sent_at(when: datetime, lang: str, zone: str | None) -> str:
+    """When an alert was sent, as the reader writes a date and a time (Babel's locale data), in their
+    time zone when the seat gave one (its quiet hours'), else in UTC, said so."""
+    tz: ZoneInfo | None = None
+    if zone:
+        with contextlib.suppress(ZoneInfoNotFoundError, ValueError):
+            tz = ZoneInfo(zone)
+    shown = when.astimezone(tz or ZoneInfo("UTC"))
+    date = format_date(shown, format="full", locale=lang)
+    time = format_time(shown, format="short", locale=lang)
+    if tz is None:
+        return gettext("Sent on %(date)s at %(time)s (UTC).", date=date, time=time)
+    return gettext("Sent on %(date)s at %(time)s.", date=date, time=time)
 
 
 class _OneLineUrl(UnstructuredHeader, BaseHeader):
@@ -281,7 +314,7 @@ class MailChannel:
     # -- the seat's address ------------------------------------------------------
     def _require(self) -> None:
         if not self.enabled:
-            raise AppError("not_found", "this server sends no email")
+            raise AppError("not_found", N_("this server sends no email"))
 
     def status(self, session: Session, room_id: str, seat: int) -> str | None:
         """What the seat's page may know: "none", "pending", "confirmed" or "unsubscribed" (never the
@@ -301,7 +334,9 @@ class MailChannel:
             find_room(session, room_id)
             return player_seat(session, room_id, token)
 
-    def _add(self, session: Session, room_id: str, token: str | None, address: str) -> tuple[str, str]:
+    def _add(
+        self, session: Session, room_id: str, token: str | None, address: str, lang: str
+    ) -> tuple[str, str]:
         room = find_room(session, room_id, lock=True)
         seat = player_seat(session, room_id, token)
         digest = self.address_hash(address)
@@ -324,7 +359,12 @@ class MailChannel:
             )
         )
         row = EmailAddress(
-            id=secrets.token_urlsafe(12), room_id=room_id, seat=seat, address=address, address_hash=digest
+            id=secrets.token_urlsafe(12),
+            room_id=room_id,
+            seat=seat,
+            address=address,
+            address_hash=digest,
+            lang=lang,
         )
         session.add(row)
         session.flush()
@@ -354,13 +394,19 @@ class MailChannel:
         seat = await run_in_threadpool(self._seat, room_id, token)
         spends = self.limits.spends(self.address_hash(address), room_id, seat, client)
         await self._charge(buckets, spends)
+        # The page's language: the confirmation and every alert to this address are written in it.
+        lang = current()
         try:
-            row_id, game = await run_in_threadpool(self._in_transaction, self._add, room_id, token, address)
+            row_id, game = await run_in_threadpool(
+                self._in_transaction, self._add, room_id, token, address, lang
+            )
         except Exception:
             # Nothing was written, so nothing is counted. (Not on a cancel: the write may go on.)
             await buckets.take([spend for _limit, spend in spends], cost=-1.0)
             raise
-        self._background(self._send(self._confirmation(address, row_id, game)))
+        with speaking(lang):
+            confirmation = self._confirmation(address, row_id, game)
+        self._background(self._send(confirmation))
         return {"status": "pending"}
 
     def _remove(self, session: Session, room_id: str, token: str | None) -> None:
@@ -431,17 +477,23 @@ class MailChannel:
         message["List-Unsubscribe"] = f"<{unsubscribe}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         message["Auto-Submitted"] = "auto-generated"
-        message.set_content(f"{text}\n\nStop these emails (one click): {unsubscribe}\n")
+        stop = gettext("Stop these emails (one click): %(link)s", link=unsubscribe)
+        message.set_content(f"{text}\n\n{stop}\n")
         return message
 
     def _confirmation(self, address: str, row_id: str, game: str) -> EmailMessage:
         host = urlsplit(self.base).hostname or self.base
-        text = (
-            f"Someone, we hope you, asked {host} to email this address when it is their turn in a game "
-            f"of {game}.\n\nTo get those emails, confirm here:\n{self.link('confirm', row_id)}\n\n"
-            "If it was not you, ignore this email: nothing more will be sent to you."
+        asked = gettext(
+            "Someone, we hope you, asked %(host)s to email this address when it is their turn in a game "
+            "of %(game)s.",
+            host=host,
+            game=game,
         )
-        return self._message(address, f"Confirm email alerts for your {game} game", text, row_id)
+        confirm = gettext("To get those emails, confirm here:")
+        ignore = gettext("If it was not you, ignore this email: nothing more will be sent to you.")
+        text = f"{asked}\n\n{confirm}\n{self.link('confirm', row_id)}\n\n{ignore}"
+        subject = gettext("Confirm email alerts for your %(game)s game", game=game)
+        return self._message(address, subject, text, row_id)
 
     def _confirmed_rooms(self, limit: int) -> set[str] | None:
         with self.db.read() as session:
@@ -471,10 +523,10 @@ class MailChannel:
             return False
         return await self._interest.wanted(room_id)
 
-    def _claim(self, alert: Alert) -> tuple[str, str, Any] | None:
+    def _claim(self, alert: Alert) -> tuple[str, str, Any, str, str | None] | None:
         """The seat's confirmed address, with the hour's one email taken for this alert (None: no address,
-        or one was sent less than an hour ago). Taking it is one guarded UPDATE, so two processes never
-        both send."""
+        or one was sent less than an hour ago), the language it was given in and the seat's time zone
+        (its quiet hours', if any). Taking it is one guarded UPDATE, so two processes never both send."""
         now = utcnow()
         with self.db.transaction() as session:
             row = session.scalar(
@@ -499,7 +551,12 @@ class MailChannel:
             )
             if taken.rowcount != 1:  # type: ignore[attr-defined]
                 return None
-            return row.id, row.address, before
+            zone = session.scalar(
+                select(AlertPrefs.tz).where(
+                    AlertPrefs.room_id == alert.room_id, AlertPrefs.seat == alert.seat
+                )
+            )
+            return row.id, row.address, before, row.lang or SOURCE, zone
 
     def _give_back(self, row_id: str, before: Any) -> None:
         with self.db.transaction() as session:
@@ -514,13 +571,16 @@ class MailChannel:
         claimed = await run_in_threadpool(self._claim, alert)
         if claimed is None:
             return
-        row_id, address, before = claimed
+        row_id, address, before, lang, zone = claimed
         url = alert.url if alert.url.startswith(("http://", "https://")) else f"{self.base}{alert.url}"
-        text = (
-            f"{alert.body}\n\nOpen the table: {url}\n\n"
-            "You asked to be emailed when this game needs you; we send at most one email an hour."
-        )
-        if not await self._send(self._message(address, alert.title, text, row_id)):
+        with speaking(lang):
+            open_it = gettext("Open the table: %(url)s", url=url)
+            why = gettext(
+                "You asked to be emailed when this game needs you; we send at most one email an hour."
+            )
+            text = f"{word(alert.body)}\n\n{open_it}\n\n{sent_at(utcnow(), lang, zone)}\n{why}"
+            message = self._message(address, word(alert.title), text, row_id)
+        if not await self._send(message):
             await run_in_threadpool(self._give_back, row_id, before)
 
     async def _send(self, message: EmailMessage) -> bool:

@@ -61,6 +61,7 @@ from app.alerts.interest import Interest
 from app.config import Settings
 from app.db import Database
 from app.errors import AppError
+from app.i18n import N_, SOURCE, speaking, word
 from app.models import PushKey, PushSubscription, Seat
 
 log = logging.getLogger(__name__)
@@ -147,13 +148,14 @@ def topic(room_id: str, seat: int) -> str:
 
 
 def payload(alert: Alert) -> dict[str, Any]:
-    """What the service worker receives: public facts of the room only (never a card, never a token)."""
+    """What the service worker receives: public facts of the room only (never a card, never a token),
+    its words in the language being spoken (`speaking`: the device's)."""
     return {
         "game": alert.game,
         "room": alert.room_id,
         "event": alert.event,
-        "title": alert.title,
-        "body": alert.body,
+        "title": word(alert.title),
+        "body": word(alert.body),
         "url": alert.url,
     }
 
@@ -245,20 +247,22 @@ class Target:
 def _endpoint_url(endpoint: str, insecure: bool) -> httpx.URL:
     """The endpoint, parsed, or why it is refused."""
     if len(endpoint) > MAX_ENDPOINT:
-        raise AppError("invalid_request", f"a push endpoint is at most {MAX_ENDPOINT} characters")
+        raise AppError(
+            "invalid_request", N_("a push endpoint is at most %(most)s characters"), most=MAX_ENDPOINT
+        )
     try:
         parts = urlsplit(endpoint)
         parts.port  # noqa: B018 (raises on a bad port)
         url = httpx.URL(endpoint)
     except (ValueError, httpx.InvalidURL) as error:
-        raise AppError("invalid_request", "the push endpoint is not a URL") from error
+        raise AppError("invalid_request", N_("the push endpoint is not a URL")) from error
     schemes = ("https", "http") if insecure else ("https",)
     if parts.scheme not in schemes:
-        raise AppError("invalid_request", "a push endpoint must be an https:// URL")
+        raise AppError("invalid_request", N_("a push endpoint must be an https:// URL"))
     if not parts.hostname or parts.username is not None or parts.password is not None:
-        raise AppError("invalid_request", "a push endpoint names a host, without user or password")
+        raise AppError("invalid_request", N_("a push endpoint names a host, without user or password"))
     if parts.fragment:
-        raise AppError("invalid_request", "a push endpoint has no #fragment")
+        raise AppError("invalid_request", N_("a push endpoint has no #fragment"))
     return url
 
 
@@ -271,9 +275,9 @@ async def check_endpoint(endpoint: str, insecure: bool, resolver: Resolver = res
         addresses = await resolver(host)
         ips = [ipaddress.ip_address(address.split("%", 1)[0]) for address in addresses]
     except (OSError, TimeoutError, UnicodeError, ValueError) as error:
-        raise AppError("invalid_request", "the push endpoint's host does not resolve") from error
+        raise AppError("invalid_request", N_("the push endpoint's host does not resolve")) from error
     if not ips or not all(is_public(ip, loopback_ok=insecure) for ip in ips):
-        raise AppError("invalid_request", "a push endpoint must be on a public address")
+        raise AppError("invalid_request", N_("a push endpoint must be on a public address"))
     target = httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path)
     return Target(target, host, str(ips[0]))
 
@@ -320,15 +324,15 @@ def check_keys(p256dh: str, auth: str) -> None:
         point = unb64url(p256dh)
         secret = unb64url(auth)
     except ValueError as error:
-        raise AppError("invalid_request", "keys.p256dh and keys.auth are base64url") from error
+        raise AppError("invalid_request", N_("keys.p256dh and keys.auth are base64url")) from error
     if len(secret) != 16:
-        raise AppError("invalid_request", "keys.auth is a 16-byte secret")
+        raise AppError("invalid_request", N_("keys.auth is a 16-byte secret"))
     try:
         if len(point) != 65:
             raise ValueError("not an uncompressed point")
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError as error:
-        raise AppError("invalid_request", "keys.p256dh is not a P-256 public key") from error
+        raise AppError("invalid_request", N_("keys.p256dh is not a P-256 public key")) from error
 
 
 # -- the database -------------------------------------------------------------------------------
@@ -338,6 +342,8 @@ class Device:
     endpoint: str
     p256dh: str
     auth: str
+    # The language its alerts are written in: the page's when alerts were turned on.
+    lang: str = SOURCE
 
 
 class Subscriptions:
@@ -346,7 +352,16 @@ class Subscriptions:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def add(self, room_id: str, seat: int, token_hash: str, endpoint: str, p256dh: str, auth: str) -> None:
+    def add(
+        self,
+        room_id: str,
+        seat: int,
+        token_hash: str,
+        endpoint: str,
+        p256dh: str,
+        auth: str,
+        lang: str = SOURCE,
+    ) -> None:
         with self.db.transaction() as session:
             row = session.scalars(
                 select(PushSubscription).where(
@@ -358,6 +373,7 @@ class Subscriptions:
                 session.add(row)
             # The same device subscribing again (new keys, or for another seat in the room) replaces it.
             row.seat, row.token_hash, row.p256dh, row.auth = seat, token_hash, p256dh, auth
+            row.lang = lang
             session.flush()
             mine = session.scalars(
                 select(PushSubscription.id)
@@ -397,7 +413,7 @@ class Subscriptions:
                     Seat.bot.is_(False),
                 )
             ).scalars()
-            return [Device(row.id, row.endpoint, row.p256dh, row.auth) for row in rows]
+            return [Device(row.id, row.endpoint, row.p256dh, row.auth, row.lang or SOURCE) for row in rows]
 
     def any_in(self, room_id: str) -> bool:
         with self.db.read() as session:
@@ -648,9 +664,12 @@ class PushChannel:
     async def deliver_to(self, devices: list[Device], alert: Alert) -> None:
         """Sends the alert to each device, each with its retries; returns when every one is done
         (delivered, dropped or given up)."""
-        body = json.dumps(payload(alert), separators=(",", ":")).encode()
+        bodies: dict[str, bytes] = {}
+        for lang in {device.lang for device in devices}:
+            with speaking(lang):
+                bodies[lang] = json.dumps(payload(alert), separators=(",", ":")).encode()
         results = await asyncio.gather(
-            *(self._send(device, alert, body) for device in devices), return_exceptions=True
+            *(self._send(device, alert, bodies[device.lang]) for device in devices), return_exceptions=True
         )
         for device, result in zip(devices, results, strict=True):
             if isinstance(result, BaseException):

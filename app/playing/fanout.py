@@ -10,12 +10,19 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from app.i18n import speaking
 from app.playing.views import Views
 from app.realtime.hub import Bodies, Hub
 from app.realtime.split import Split
+from app.services.people.chat import WORDS, worded
 from app.services.seats import Seats
 
 log = logging.getLogger(__name__)
+
+
+def _in(lang: str, message: dict[str, Any]) -> dict[str, Any]:
+    with speaking(lang):
+        return worded(message)
 
 
 class Fanout:
@@ -39,7 +46,12 @@ class Fanout:
         if kind == "gone":
             self.hub.close_room(room_id)
         elif kind == "chat":
-            self.hub.send(room_id, {"type": "chat", "message": event["message"]})
+            message = event["message"]
+            if WORDS in message:
+                # A line of the table's own: each socket reads it in its reader's language.
+                self.hub.send_worded(room_id, lambda lang: {"type": "chat", "message": _in(lang, message)})
+            else:
+                self.hub.send(room_id, {"type": "chat", "message": message})
         elif kind == "screens":
             # Nothing in it but the news: which codes live stays on the server.
             self.hub.send(room_id, {"type": "screens"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.errors import AppError
+from app.i18n import N_
 from app.playing.people import People
 from app.ratelimit import Buckets, retry_after
 from app.services import pause
@@ -27,7 +28,7 @@ class Pauses:
         if wait > 0:
             raise AppError(
                 "rate_limited",
-                "the game was paused and resumed often just now; wait a moment",
+                N_("the game was paused and resumed often just now; wait a moment"),
                 retry_after=retry_after(wait),
             )
 

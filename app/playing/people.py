@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.db import Database
 from app.errors import AppError
+from app.i18n import N_
 from app.playing.commands import Commands
 from app.playing.publisher import Publisher
 from app.playing.views import Views
@@ -95,9 +96,9 @@ class People:
     async def come_back(self, room_id: str, token: str | None, seat: int) -> dict[str, Any]:
         mine = await run_in_threadpool(self.seats.seat_of, room_id, token)
         if mine is None:
-            raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
+            raise AppError("unauthorized", N_("send the seat's token as 'Authorization: Bearer <token>'"))
         if mine != seat:
-            raise AppError("forbidden", "only the seat's own player takes it back from the bot")
+            raise AppError("forbidden", N_("only the seat's own player takes it back from the bot"))
         await self.take_back(room_id, seat)
         return await self.views.room(room_id)
 
@@ -131,7 +132,9 @@ class People:
         # Counted as the rate limiter counts clients: an IPv6 client by its /64, or one host would
         # be billions of askers.
         if not self.asking.allow(f"{address_key(client)}:{room_id}"):
-            raise AppError("rate_limited", "too many seat requests; wait a minute and retry", retry_after=20)
+            raise AppError(
+                "rate_limited", N_("too many seat requests; wait a minute and retry"), retry_after=20
+            )
         asker = address_digest(client)
         asked = await self.commands.change(room_id, people.ask_for_seat, room_id, seat, self.times, asker)
         self.publisher.note(room_id, {"kind": "asked", "seat": seat})
@@ -194,7 +197,7 @@ class People:
     ) -> dict[str, Any]:
         key = f"{room_id}:{token or client}"
         if not self.chatting.allow(key):
-            raise AppError("rate_limited", "you are writing too fast; wait a moment")
+            raise AppError("rate_limited", N_("you are writing too fast; wait a moment"))
         message = await self.commands.run(None, people.say, room_id, token, text, name, self.cache)
         await self.publisher.chat(room_id, message)
         return message

@@ -71,6 +71,8 @@ class Connection:
     # The sender task is writing a message it took from the outbox.
     sending: bool = False
     held: list[str] | None = None
+    # The reader's language (app/i18n.py, from the socket's handshake): what it is sent in words.
+    lang: str = "en"
 
     @property
     def last(self) -> Message | None:
@@ -185,6 +187,15 @@ class Hub:
         """The same message to every socket of the room (a chat line)."""
         for conn in list(self._rooms.get(room_id, ())):
             conn.send(message)
+
+    def send_worded(self, room_id: str, worded: Callable[[str], Message]) -> None:
+        """A message to every socket of the room, in each one's language (`worded(lang)`, made once per
+        language): a line of the table's own."""
+        made: dict[str, str] = {}
+        for conn in list(self._rooms.get(room_id, ())):
+            if conn.lang not in made:
+                made[conn.lang] = encode(worded(conn.lang))
+            conn.send(made[conn.lang])
 
     def close_room(self, room_id: str) -> None:
         """Close every socket of the room (it was deleted): reconnecting, the client is told so."""

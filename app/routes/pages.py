@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import TemplateNotFound
 from starlette.types import Scope
 
+from app import i18n
 from app.delivery import static_url
 from app.deps import MasterDep
 from app.errors import AppError
@@ -24,6 +25,7 @@ from engines.core import registry
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals["static"] = static_url
+i18n.install_jinja(templates.env)
 
 router = APIRouter()
 
@@ -75,7 +77,7 @@ def lobby(request: Request) -> HTMLResponse:
 
 
 def _no_room(request: Request) -> HTMLResponse:
-    what = "This room does not exist. The link may be mistyped, or the room was removed."
+    what = i18n.gettext("This room does not exist. The link may be mistyped, or the room was removed.")
     return templates.TemplateResponse(request, "not_found.html", {"what": what}, status_code=404)
 
 
@@ -84,7 +86,7 @@ def not_found_page(scope: Scope) -> HTMLResponse:
     request = Request(scope)
     if str(scope["path"]).startswith("/r/"):
         return _no_room(request)
-    what = "There is nothing at this address. The link may be mistyped."
+    what = i18n.gettext("There is nothing at this address. The link may be mistyped.")
     return templates.TemplateResponse(request, "not_found.html", {"what": what}, status_code=404)
 
 
@@ -157,7 +159,10 @@ def rules(request: Request, game: str) -> HTMLResponse:
     name = _rules_template(game) if game in registry.game_ids() else None
     if name is None:
         return templates.TemplateResponse(
-            request, "not_found.html", {"what": f"No rules page for “{game}” yet."}, status_code=404
+            request,
+            "not_found.html",
+            {"what": i18n.gettext("No rules page for “%(game)s” yet.", game=game)},
+            status_code=404,
         )
     spec = registry.get_engine(game).spec
     blurb = next(g for g in lobby_games() if g["id"] == game)

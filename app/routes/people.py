@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from app.deps import MasterDep, TokenDep
 from app.errors import AppError
+from app.i18n import N_
 from app.ratelimit import client_address
 from app.schemas import ClockSeconds, Name
 from app.urls import join_url
@@ -71,7 +72,7 @@ async def seat_link(room_id: str, request: Request, master: MasterDep, token: To
     and its QR code. Whoever opens it plays as this seat."""
     seat = await master.seat_of(room_id, token)
     if seat is None or token is None:
-        raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
+        raise AppError("unauthorized", N_("send the seat's token as 'Authorization: Bearer <token>'"))
     url = f"{join_url(request, room_id)}#seat={token}"
     body = {"seat": seat, "url": url, "qr_svg": standalone_qr_svg(url)}
     return JSONResponse(body, headers={"Cache-Control": "no-store"})

@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from app.alerts.push import MAX_ENDPOINT
 from app.deps import MasterDep, RuntimeDep, TokenDep
 from app.errors import AppError
+from app.i18n import N_, current
 from app.routes.pages import templates
 from app.services.auth import hash_token
 
@@ -46,7 +47,7 @@ class Unsubscribe(BaseModel):
 async def _seat(master: Any, room_id: str, token: str | None) -> int:
     seat = await master.seat_of(room_id, token)
     if seat is None or token is None:
-        raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
+        raise AppError("unauthorized", N_("send the seat's token as 'Authorization: Bearer <token>'"))
     return int(seat)
 
 
@@ -72,6 +73,7 @@ async def subscribe(
         body.endpoint,
         body.keys.p256dh,
         body.keys.auth,
+        current(),  # the page's language: this device's alerts are written in it
     )
     runtime.push.subscribed(room_id)
     # The dispatcher looks at the room now: a seat subscribing during its own turn is alerted for it.

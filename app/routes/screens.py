@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 
 from app.deps import MasterDep, TokenDep
 from app.errors import AppError
+from app.i18n import N_
 from app.ratelimit import LocalBuckets, SharedBuckets, Spend, address_key, client_address, retry_after
 from app.schemas import MarkScreen
 from app.services.screens import ADDRESS_BURST, ROOM_BURST
@@ -39,7 +40,7 @@ async def pair_screen(room_id: str, request: Request, master: MasterDep) -> dict
     if wait > 0:
         raise AppError(
             "rate_limited",
-            "this room's screens asked for many codes just now; the screen asks again in a moment",
+            N_("this room's screens asked for many codes just now; the screen asks again in a moment"),
             retry_after=retry_after(wait),
         )
     try:

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from app import jsonsafe
 from app.errors import AppError
+from app.i18n import N_, current, gettext
 from app.ratelimit import Buckets
 from app.realtime.hub import CLOSE, Connection
 from app.realtime.split import encode
@@ -25,7 +26,7 @@ router = APIRouter()
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
 
-NOT_AN_OBJECT = "a message is one JSON object"
+NOT_AN_OBJECT = N_("a message is one JSON object")
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -38,7 +39,8 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     try:
         seat = await runtime.master.seat_of(room_id, token)
     except AppError as error:
-        await websocket.close(code=POLICY_VIOLATION, reason=error.message)
+        # A close reason: at most 123 bytes of UTF-8 and read by no player, so English.
+        await websocket.close(code=POLICY_VIOLATION, reason=error.english)
         return
     conn = Connection(
         seat,
@@ -46,6 +48,9 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         # The server's frame writer (app/serving.py FrameProtocol): frames skip the sender task
         # when nothing is queued ahead. None under another server (the test client).
         write=websocket.scope.get(FRAME_WRITE),
+        # The reader's language, which i18n.Speak holds for the whole socket: the table's own lines
+        # are sent in it.
+        lang=current(),
     )
     socket = _Socket(websocket, runtime, room_id, token, conn)
     sender: asyncio.Task[None] | None = None
@@ -105,6 +110,8 @@ def _waiting(conn: Connection) -> bool:
 
 
 def _error(message_id: Any, code: str, text: str) -> dict[str, Any]:
+    """An `error` frame; `text` is worded in the socket's reader's language (i18n.Speak holds it for the
+    whole socket): `gettext(...)`, or an AppError's `message`."""
     return {"type": "error", "id": message_id, "error": {"code": code, "message": text}}
 
 
@@ -133,7 +140,7 @@ class _Socket:
         """A spectator socket becomes a seat's socket; False when the token is bad (the socket closes).
         `token` is None when the auth message held none that could be one (absent, empty, not a string)."""
         if self.token is not None:
-            self.conn.send(_error(message_id, "invalid_request", "this socket already has a seat"))
+            self.conn.send(_error(message_id, "invalid_request", gettext("this socket already has a seat")))
             return True
         if token is None:
             await self.websocket.close(code=POLICY_VIOLATION, reason="send the seat's token as a string")
@@ -141,7 +148,7 @@ class _Socket:
         try:
             seat = await self.runtime.master.seat_of(self.room_id, token)
         except AppError as error:
-            await self.websocket.close(code=POLICY_VIOLATION, reason=error.message)
+            await self.websocket.close(code=POLICY_VIOLATION, reason=error.english)
             return False
         self.token = token
         if seat is None:
@@ -172,15 +179,17 @@ class _Socket:
                 frame["bytes"] if frame.get("bytes") is not None else (frame.get("text") or "").encode()
             )
             if len(raw) > limit:
-                conn.send(_error(None, "too_large", f"a message may be at most {limit} bytes"))
+                conn.send(
+                    _error(None, "too_large", gettext("a message may be at most %(most)s bytes", most=limit))
+                )
                 continue
             if not buckets.allow("socket"):
-                conn.send(_error(None, "rate_limited", "too many messages; slow down and retry"))
+                conn.send(_error(None, "rate_limited", gettext("too many messages; slow down and retry")))
                 continue
             try:
                 decoded = jsonsafe.loads(raw, settings.max_json_depth)
             except ValueError:
-                conn.send(_error(None, "invalid_request", NOT_AN_OBJECT))
+                conn.send(_error(None, "invalid_request", gettext(NOT_AN_OBJECT)))
                 continue
             try:
                 message = SOCKET_MESSAGE.validate_python(decoded)
@@ -199,17 +208,19 @@ class _Socket:
         # Pydantic checks the fields in their order, so a missing action is told before a bad version.
         problem = error.errors(include_url=False, include_context=False, include_input=False)[0]
         if problem["type"] == "model_attributes_type":
-            self.conn.send(_error(None, "invalid_request", NOT_AN_OBJECT))
+            self.conn.send(_error(None, "invalid_request", gettext(NOT_AN_OBJECT)))
             return True
         message_id = decoded.get("id")
         if problem["loc"][:1] == ("auth",):
             return await self.authenticate(None, message_id)
         if problem["loc"] == ("action", "version"):
-            self.conn.send(_error(message_id, "invalid_request", "version is an integer"))
+            self.conn.send(_error(message_id, "invalid_request", gettext("version is an integer")))
             return True
         # No "type", another type, or no "action".
         self.conn.send(
-            _error(message_id, "invalid_request", 'send {"type": "action", "id", "action", "version"}')
+            _error(
+                message_id, "invalid_request", gettext('send {"type": "action", "id", "action", "version"}')
+            )
         )
         return True
 
@@ -227,6 +238,8 @@ class _Socket:
                 self.room_id, self.token, message.action, message.version, committed=acknowledge
             )
         except AppError as error:
-            conn.send(_error(message_id, error.code, error.message))
+            conn.send(
+                _error(message_id, error.code, error.message)
+            )  # worded as it is read: the socket's language
         finally:
             conn.release()

@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_
 from app.models import Seat
 
 
@@ -33,7 +34,7 @@ def seat_of(session: Session, room_id: str, token: str | None) -> int | None:
 
 def not_seated() -> AppError:
     """A token that holds no seat of the room (never one of its seats, or taken from it)."""
-    return AppError("unauthorized", "this token holds no seat in this room")
+    return AppError("unauthorized", N_("this token holds no seat in this room"))
 
 
 # Read by every socket's first look-up: built once (app/services/lookup.py says why).
@@ -50,5 +51,5 @@ def player_seat(session: Session, room_id: str, token: str | None) -> int:
     """The seat of a player who must be seated to do this (spectators may only watch)."""
     seat = seat_of(session, room_id, token)
     if seat is None:
-        raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
+        raise AppError("unauthorized", N_("send the seat's token as 'Authorization: Bearer <token>'"))
     return seat

@@ -11,6 +11,7 @@ from sqlalchemy import or_, select
 
 from app.db import Database
 from app.errors import AppError
+from app.i18n import N_
 from app.models import Match, Room, Seat
 from app.services import matches, takebacks
 from app.services.cache import StateCache
@@ -144,7 +145,7 @@ class BotTurns:
         with self.db.read() as session:
             match = matches.current_match(session, turn.room_id)
             if match is None or match.version != turn.version:
-                raise AppError("stale_version", "the match moved on before the bot played")
+                raise AppError("stale_version", N_("the match moved on before the bot played"))
             state = matches.load_state(session, match, self.cache)
             game, seed = match.game, match.seed
         if turn.action is not None:

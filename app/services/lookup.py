@@ -7,6 +7,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, object_session
 
 from app.errors import AppError
+from app.i18n import N_
 from app.models import Room
 
 # Built once: a statement built per call costs more Python than SQLite takes to run it (and a
@@ -67,4 +68,4 @@ def require_room(session: Session, room_id: str) -> None:
 
 
 def _no_room(room_id: str) -> AppError:
-    return AppError("not_found", f"no room {room_id!r}")
+    return AppError("not_found", N_("no room '%(room)s'"), room=room_id)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db import Prepared
 from app.errors import AppError
+from app.i18n import N_
 from app.models import ActionRow, Match, Room, ScoreRow, Snapshot, utcnow
 from app.services import outbox
 from app.services.cache import StateCache
@@ -159,10 +160,15 @@ def apply_action(
     if match is None:
         # A room deleted since its seat was remembered (retention) is gone, not waiting.
         if session.get(Room, room_id) is None:
-            raise AppError("not_found", f"no room {room_id!r}")
-        raise AppError("not_started", "the match has not started yet")
+            raise AppError("not_found", N_("no room '%(room)s'"), room=room_id)
+        raise AppError("not_started", N_("the match has not started yet"))
     if expected_version is not None and expected_version != match.version:
-        raise AppError("stale_version", f"the match is at version {match.version}, not {expected_version}")
+        raise AppError(
+            "stale_version",
+            N_("the match is at version %(version)s, not %(expected)s"),
+            version=match.version,
+            expected=expected_version,
+        )
     engine = get_engine(match.game)
     if computed is not None and computed.match_id == match.id and computed.version == match.version:
         if computed.refused is not None:
@@ -203,7 +209,7 @@ def apply_action(
         update(Match).where(Match.id == match.id, Match.version == match.version).values(**values)
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
-        raise AppError("stale_version", "another action was applied first; fetch the state and retry")
+        raise AppError("stale_version", N_("another action was applied first; fetch the state and retry"))
     return Applied(match.id, match.game, seat, version, new_state, scored, action, status, state)
 
 

@@ -36,6 +36,7 @@ from webauthn.helpers.structs import (
 )
 
 from app.errors import AppError
+from app.i18n import N_, Words
 from app.models import Passkey, PasskeyChallenge, PasskeySeat, Room, Seat, SeatMove, utcnow
 from app.roomids import is_room_id
 from app.services import lookup, people, rooms
@@ -120,10 +121,12 @@ def _take_challenge(session: Session, challenge_id: str, purpose: str) -> Passke
     """The challenge, used up (answered once at most, right or wrong)."""
     challenge = session.get(PasskeyChallenge, challenge_id)
     if challenge is None or challenge.purpose != purpose:
-        raise AppError("unauthorized", "this passkey request is unknown or was answered already; start again")
+        raise AppError(
+            "unauthorized", N_("this passkey request is unknown or was answered already; start again")
+        )
     session.delete(challenge)
     if people.aware(challenge.created_at) < utcnow() - timedelta(seconds=CHALLENGE_LIFETIME):
-        raise AppError("unauthorized", "this passkey request took too long; start again")
+        raise AppError("unauthorized", N_("this passkey request took too long; start again"))
     return challenge
 
 
@@ -132,7 +135,7 @@ def register_options(session: Session, held: list[tuple[str, str]], rp: RelyingP
     seats = held_seats(session, held)
     if not seats:
         raise AppError(
-            "unauthorized", "none of these tokens holds a seat: a passkey holds the seats you play"
+            "unauthorized", N_("none of these tokens holds a seat: a passkey holds the seats you play")
         )
     names = sorted({seat.name for seat, _token in seats})
     user_handle = secrets.token_bytes(32)
@@ -170,7 +173,9 @@ def _attach(session: Session, passkey: Passkey, user_handle: bytes, seats: list[
     count = len(list(session.scalars(select(PasskeySeat.id).where(PasskeySeat.passkey_id == passkey.id))))
     if count > MAX_SEATS:
         raise AppError(
-            "invalid_request", f"a passkey holds at most {MAX_SEATS} seats; forget finished games first"
+            "invalid_request",
+            N_("a passkey holds at most %(most)s seats; forget finished games first"),
+            most=MAX_SEATS,
         )
 
 
@@ -198,7 +203,7 @@ def register(
     seats = held_seats(session, held)
     if not seats:
         raise AppError(
-            "unauthorized", "none of these tokens holds a seat: a passkey holds the seats you play"
+            "unauthorized", N_("none of these tokens holds a seat: a passkey holds the seats you play")
         )
     assert challenge.user_handle is not None
     try:
@@ -209,10 +214,12 @@ def register(
             expected_origin=rp.origin,
         )
     except (WebAuthnException, KeyError, TypeError, ValueError) as error:
-        raise AppError("unauthorized", f"the passkey could not be checked: {error}") from None
+        raise AppError(
+            "unauthorized", N_("the passkey could not be checked: %(why)s"), why=str(error)
+        ) from None
     credential_id = bytes_to_base64url(verified.credential_id)
     if session.scalar(select(Passkey.id).where(Passkey.credential_id == credential_id)) is not None:
-        raise AppError("invalid_request", "this passkey is attached already")
+        raise AppError("invalid_request", N_("this passkey is attached already"))
     passkey = Passkey(
         credential_id=credential_id,
         public_key=verified.credential_public_key,
@@ -244,10 +251,10 @@ def _verify_login(
         credential_id = bytes_to_base64url(base64url_to_bytes(str(credential["rawId"])))
         user_handle = base64url_to_bytes(str(credential["response"]["userHandle"]))
     except (KeyError, TypeError, ValueError):
-        raise AppError("unauthorized", "the passkey's answer is incomplete") from None
+        raise AppError("unauthorized", N_("the passkey's answer is incomplete")) from None
     passkey = session.scalar(select(Passkey).where(Passkey.credential_id == credential_id))
     if passkey is None or _user_hash(user_handle) != passkey.user_hash:
-        raise AppError("unauthorized", "this passkey holds no seats on this server")
+        raise AppError("unauthorized", N_("this passkey holds no seats on this server"))
     try:
         verified = verify_authentication_response(
             credential=credential,
@@ -258,7 +265,9 @@ def _verify_login(
             credential_current_sign_count=passkey.sign_count,
         )
     except (WebAuthnException, KeyError, TypeError, ValueError) as error:
-        raise AppError("unauthorized", f"the passkey could not be checked: {error}") from None
+        raise AppError(
+            "unauthorized", N_("the passkey could not be checked: %(why)s"), why=str(error)
+        ) from None
     passkey.sign_count = verified.new_sign_count
     passkey.last_used_at = utcnow()
     return passkey, user_handle
@@ -324,7 +333,9 @@ def login(
             people.table_line(
                 session,
                 room.id,
-                f"{seat.name}'s seat moved to another device (signed in with a passkey)",
+                Words(
+                    N_("%(name)s's seat moved to another device (signed in with a passkey)"), name=seat.name
+                ),
                 cache,
             )
             people.bump_epoch(room)

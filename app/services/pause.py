@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_, Words
 from app.models import Room, utcnow
 from app.services import people
 from app.services.auth import player_seat
@@ -43,7 +44,7 @@ def body(room: Room, times: people.Times) -> dict[str, Any]:
     }
 
 
-def _pause_now(session: Session, room: Room, line: str, cache: StateCache | None) -> None:
+def _pause_now(session: Session, room: Room, line: Words, cache: StateCache | None) -> None:
     room.paused_at = utcnow()
     room.pause_request = None
     people.table_line(session, room.id, line, cache)
@@ -60,9 +61,9 @@ def ask(
     room, match = people.playing_room(session, room_id)
     caller = player_seat(session, room_id, token)
     if room.paused_at is not None:
-        raise AppError("invalid_request", "the game is paused already")
+        raise AppError("invalid_request", N_("the game is paused already"))
     if open_request(room) is not None:
-        raise AppError("invalid_request", "a pause was asked already; answer it")
+        raise AppError("invalid_request", N_("a pause was asked already; answer it"))
     needed = []
     for other in people.seats_of(session, room_id):
         if other.bot or other.seat == caller:
@@ -72,9 +73,8 @@ def ask(
             needed.append(other.seat)
     name = people.seat_row(session, room_id, caller).name
     if not needed:
-        _pause_now(
-            session, room, f"{name} paused the game: no clocks and no alerts until someone resumes", cache
-        )
+        line = Words(N_("%(name)s paused the game: no clocks and no alerts until someone resumes"), name=name)
+        _pause_now(session, room, line, cache)
         return
     now = utcnow()
     expires = now + timedelta(seconds=times.request_lifetime)
@@ -88,7 +88,11 @@ def ask(
     people.table_line(
         session,
         room_id,
-        f"{name} asked to pause the game; waiting for {_names(session, room_id, needed)}",
+        Words(
+            N_("%(name)s asked to pause the game; waiting for %(names)s"),
+            name=name,
+            names=_names(session, room_id, needed),
+        ),
         cache,
     )
 
@@ -105,18 +109,20 @@ def answer(
     caller = player_seat(session, room_id, token)
     request = open_request(room)
     if request is None:
-        raise AppError("invalid_request", "nobody is asking to pause the game")
+        raise AppError("invalid_request", N_("nobody is asking to pause the game"))
     approvals = list(request.get("approvals") or [])
     if caller not in request["needed"]:
         raise AppError(
-            "forbidden", "only the players who were at the table when the pause was asked answer it"
+            "forbidden", N_("only the players who were at the table when the pause was asked answer it")
         )
     if caller in approvals:
-        raise AppError("invalid_request", "you agreed already")
+        raise AppError("invalid_request", N_("you agreed already"))
     name = people.seat_row(session, room_id, caller).name
     if not agree:
         room.pause_request = None
-        people.table_line(session, room_id, f"{name} refused to pause the game; it goes on", cache)
+        people.table_line(
+            session, room_id, Words(N_("%(name)s refused to pause the game; it goes on"), name=name), cache
+        )
         return
     approvals.append(caller)
     if set(approvals) >= set(request["needed"]):
@@ -124,15 +130,16 @@ def answer(
         _pause_now(session, room, paused_line(asker, _names(session, room_id, approvals)), cache)
         return
     room.pause_request = {**request, "approvals": approvals}
-    people.table_line(session, room_id, f"{name} agreed to pause the game", cache)
+    people.table_line(session, room_id, Words(N_("%(name)s agreed to pause the game"), name=name), cache)
 
 
 def resume(session: Session, room_id: str, token: str | None, cache: StateCache | None) -> None:
     room, _match = people.playing_room(session, room_id)
     caller = player_seat(session, room_id, token)
     if room.paused_at is None:
-        raise AppError("invalid_request", "the game is not paused")
+        raise AppError("invalid_request", N_("the game is not paused"))
     room.paused_at = None
     room.resumed_at = utcnow()
     name = people.seat_row(session, room_id, caller).name
-    people.table_line(session, room_id, f"{name} resumed the game: the clocks run again", cache)
+    line = Words(N_("%(name)s resumed the game: the clocks run again"), name=name)
+    people.table_line(session, room_id, line, cache)

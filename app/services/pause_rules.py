@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
+from app.i18n import N_, Words
 from app.models import Room, utcnow
 
 
@@ -22,9 +23,20 @@ def open_request(room: Room) -> dict[str, Any] | None:
     return request
 
 
-def paused_line(asker: str, agreed: str) -> str:
-    by = f"asked by {asker}, agreed by {agreed}" if agreed else f"asked by {asker}"
-    return f"The game is paused ({by}): no clocks and no alerts until someone resumes"
+def paused_line(asker: str, agreed: str) -> Words:
+    if agreed:
+        return Words(
+            N_(
+                "The game is paused (asked by %(asker)s, agreed by %(agreed)s): no clocks and no alerts "
+                "until someone resumes"
+            ),
+            asker=asker,
+            agreed=agreed,
+        )
+    return Words(
+        N_("The game is paused (asked by %(asker)s): no clocks and no alerts until someone resumes"),
+        asker=asker,
+    )
 
 
 Outcome = Literal["unchanged", "dropped", "paused", "waits"]

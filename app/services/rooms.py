@@ -11,6 +11,7 @@ from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_
 from app.models import ActionRow, Match, Room, Seat, SeatMove, Snapshot
 from app.names import bot_name, unique_name
 from app.roomids import new_room_id
@@ -42,7 +43,12 @@ def touch(session: Session, room_id: str) -> None:
 
 def check_clock(seconds: int | None) -> None:
     if seconds is not None and not CLOCK_MIN <= seconds <= CLOCK_MAX:
-        raise AppError("invalid_request", f"a move's time is {CLOCK_MIN} to {CLOCK_MAX} seconds, or null")
+        raise AppError(
+            "invalid_request",
+            N_("a move's time is %(least)s to %(most)s seconds, or null"),
+            least=CLOCK_MIN,
+            most=CLOCK_MAX,
+        )
 
 
 def create_room(
@@ -55,7 +61,12 @@ def create_room(
 ) -> dict[str, Any]:
     """`creator`: the digest of the maker's address (app.ratelimit.address_digest), for the quotas."""
     if game not in game_ids():
-        raise AppError("invalid_request", f"unknown game {game!r}; the games are {', '.join(game_ids())}")
+        raise AppError(
+            "invalid_request",
+            N_("unknown game '%(game)s'; the games are %(games)s"),
+            game=game,
+            games=", ".join(game_ids()),
+        )
     spec = get_engine(game).spec
     try:
         parsed = spec.parse_options(options)
@@ -89,9 +100,9 @@ def _names(session: Session, room: Room) -> list[str]:
 def _next_seat(session: Session, room: Room, taken: int) -> int:
     """The seat a newcomer gets in a room whose `taken` seats are numbered 0 to taken - 1."""
     if current_match(session, room.id) is not None:
-        raise AppError("already_started", "the match has already started")
+        raise AppError("already_started", N_("the match has already started"))
     if taken >= get_engine(room.game).spec.max_players:
-        raise AppError("room_full", "every seat is taken")
+        raise AppError("room_full", N_("every seat is taken"))
     return taken
 
 
@@ -141,7 +152,7 @@ def _host_room(session: Session, room_id: str, token: str | None) -> Room:
     if screens.is_table(session, room_id, token):
         return room
     if player_seat(session, room_id, token) != room.host_seat:
-        raise AppError("forbidden", "only the host may do this")
+        raise AppError("forbidden", N_("only the host may do this"))
     return room
 
 
@@ -262,18 +273,26 @@ def start_room(
     takes the value its schema gives for one device (`"one_device"`), e.g. Mokuru's witness off."""
     room = _host_room(session, room_id, token)
     if current_match(session, room.id) is not None:
-        raise AppError("already_started", "the match has already started")
+        raise AppError("already_started", N_("the match has already started"))
     engine = get_engine(room.game)
     players = session.scalar(select(func.count()).where(Seat.room_id == room.id)) or 0
     if players < engine.spec.min_players:
-        raise AppError("not_enough_players", f"{room.game} needs at least {engine.spec.min_players} players")
+        raise AppError(
+            "not_enough_players",
+            N_("%(game)s needs at least %(least)s players"),
+            game=room.game,
+            least=engine.spec.min_players,
+        )
     options = dict(room.options)
     if starter is not None:
         if engine.spec.starter is None:
-            raise AppError("invalid_request", f"{room.game} has no choice of who starts")
+            raise AppError("invalid_request", N_("%(game)s has no choice of who starts"), game=room.game)
         if starter != "random" and not 0 <= starter < players:
             raise AppError(
-                "invalid_request", f"seat {starter} is not seated; the seats are 0 to {players - 1}"
+                "invalid_request",
+                N_("seat %(seat)s is not seated; the seats are 0 to %(last)s"),
+                seat=starter,
+                last=players - 1,
             )
         options[engine.spec.starter.option] = None if starter == "random" else starter
     if one_device:
@@ -314,7 +333,7 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
     by_screen = screens.is_table(session, room_id, token)
     seat = room.host_seat if by_screen else player_seat(session, room_id, token)
     if status_of(current_match(session, room.id)) != "finished":
-        raise AppError("invalid_request", "a rematch can follow only a finished match")
+        raise AppError("invalid_request", N_("a rematch can follow only a finished match"))
     if room.rematch_id is not None:
         kept = _kept_seat(session, room, seat) if not by_screen else None
         if kept is not None:
@@ -326,7 +345,7 @@ def rematch(session: Session, room_id: str, token: str | None) -> dict[str, Any]
         return {"room_id": room.rematch_id, "created": False}
     me = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one()
     if by_screen and me.token_hash is None:
-        raise AppError("invalid_request", "nobody is seated to host the rematch; a player opens it")
+        raise AppError("invalid_request", N_("nobody is seated to host the rematch; a player opens it"))
     # The table's maker stays its maker: its all-bot matches count for the same address.
     created = create_room(session, room.game, me.name, room.options, creator=room.creator)
     session.flush()

@@ -17,6 +17,7 @@ from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_
 from app.models import Room, TableScreen, utcnow
 from app.services.auth import hash_token, new_token, player_seat
 from app.services.lookup import find_room
@@ -97,12 +98,12 @@ def status(session: Session, room_id: str, token: str | None) -> dict[str, objec
     token that is neither (its code expired or gave way, or another screen replaced it) is refused."""
     find_room(session, room_id)
     if token is None:
-        raise AppError("unauthorized", "send the screen's token as 'Authorization: Bearer <token>'")
+        raise AppError("unauthorized", N_("send the screen's token as 'Authorization: Bearer <token>'"))
     row = _screen_of(session, room_id, token)
     if row is not None and not row.marked and utcnow() - _utc(row.created_at) > CODE_LIFETIME:
         row = None
     if row is None:
-        raise AppError("unauthorized", "this token is no table screen of this room; ask for a new code")
+        raise AppError("unauthorized", N_("this token is no table screen of this room; ask for a new code"))
     return {"marked": row.marked, "code": row.code}
 
 
@@ -128,7 +129,7 @@ def is_table(session: Session, room_id: str, token: str | None) -> bool:
 
 def _host(session: Session, room: Room, token: str | None) -> None:
     if player_seat(session, room.id, token) != room.host_seat:
-        raise AppError("forbidden", "only the host may choose the table screen")
+        raise AppError("forbidden", N_("only the host may choose the table screen"))
 
 
 def mark(session: Session, room_id: str, token: str | None, code: str) -> None:
@@ -136,10 +137,14 @@ def mark(session: Session, room_id: str, token: str | None, code: str) -> None:
     room = find_room(session, room_id, lock=True)
     _host(session, room, token)
     if not CODE.fullmatch(code):
-        raise AppError("invalid_request", f"a table screen's code is {CODE_DIGITS} digits")
+        raise AppError(
+            "invalid_request", N_("a table screen's code is %(digits)s digits"), digits=CODE_DIGITS
+        )
     chosen = next((row for row in _open_codes(session, room_id) if row.code == code), None)
     if chosen is None:
-        raise AppError("not_found", f"no table screen shows the code {code}; it may have changed")
+        raise AppError(
+            "not_found", N_("no table screen shows the code %(number)s; it may have changed"), number=code
+        )
     session.execute(delete(TableScreen).where(TableScreen.room_id == room_id, TableScreen.marked.is_(True)))
     chosen.marked = True
     chosen.code = None

@@ -19,6 +19,7 @@ from sqlalchemy import or_, select
 
 from app.db import Database
 from app.errors import AppError
+from app.i18n import N_
 from app.models import Room, Seat
 from app.services import lookup, matches, people, rooms
 from app.services.auth import hash_token, not_seated, token_seats
@@ -130,7 +131,7 @@ class Seats:
         """The seat of a player who must be seated to do this (a spectator is refused: unauthorized)."""
         seat = self.seat_of(room_id, token)
         if seat is None:
-            raise AppError("unauthorized", "send the seat's token as 'Authorization: Bearer <token>'")
+            raise AppError("unauthorized", N_("send the seat's token as 'Authorization: Bearer <token>'"))
         return seat
 
     def cached_epochs(self) -> dict[str, int]:

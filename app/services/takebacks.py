@@ -13,6 +13,7 @@ from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_, words
 from app.models import ActionRow, Match, Seat, Takeback, utcnow
 from app.services import lookup, matches, people
 from app.services.cache import Lru, StateCache
@@ -58,8 +59,8 @@ class Deadline:
         return takeback.status
 
 
-def not_allowed(reason: str) -> AppError:
-    return AppError("not_allowed", reason)
+def not_allowed(message: str, **params: Any) -> AppError:
+    return AppError("not_allowed", message, **params)
 
 
 class Verdicts:
@@ -143,9 +144,9 @@ def _playing(session: Session, room_id: str) -> Match:
     lookup.find_room(session, room_id)
     match = matches.current_match(session, room_id, lock=True)
     if match is None:
-        raise AppError("not_started", "the match has not started yet")
+        raise AppError("not_started", N_("the match has not started yet"))
     if match.status != "playing":
-        raise not_allowed("the match is over: nothing can be taken back")
+        raise not_allowed(N_("the match is over: nothing can be taken back"))
     return match
 
 
@@ -230,11 +231,6 @@ def asked_at(session: Session, match: Match) -> Takeback | None:
     return session.scalars(_ASKED, {"match_id": match.id, "version": match.version}).first()
 
 
-def _became(status: str) -> str:
-    """How a takeback ended, as a verb: "was refused", "lapsed"..."""
-    return "lapsed" if status == "lapsed" else f"was {status}"
-
-
 def body(takeback: Takeback, deadline: Deadline) -> dict[str, Any]:
     """A pending takeback as every state body shows it."""
     waiting = [seat for seat in takeback.waiting_for if seat not in takeback.approvals]
@@ -262,31 +258,38 @@ def ask(
     match = _playing(session, room_id)
     if version != match.version:
         raise not_allowed(
-            f"someone acted since (the match is at version {match.version}, not {version}): "
-            "only the very last action can be taken back"
+            N_(
+                "someone acted since (the match is at version %(version)s, not %(asked)s): "
+                "only the very last action can be taken back"
+            ),
+            version=match.version,
+            asked=version,
         )
     last = last_entry(session, match)
     if last is None:
-        raise not_allowed("nothing has been played yet")
+        raise not_allowed(N_("nothing has been played yet"))
     if taken_back(last.action) is not None:
-        raise not_allowed("the last action was a takeback; only a new action can be taken back")
+        raise not_allowed(N_("the last action was a takeback; only a new action can be taken back"))
     seats = _names(session, room_id)
     if last.seat != seat:
-        raise not_allowed(f"the last action was {seats[last.seat].name}'s, not yours")
+        raise not_allowed(N_("the last action was %(name)s's, not yours"), name=seats[last.seat].name)
     asked = asked_at(session, match)
     if asked is not None:
         status = verdicts.deadline.status(asked)
         raise not_allowed(
-            "you asked already; the table is answering"
-            if status == "pending"
-            else f"you asked already and it {_became(status)}"
+            {
+                "pending": N_("you asked already; the table is answering"),
+                "lapsed": N_("you asked already and it lapsed"),
+                "approved": N_("you asked already and it was approved"),
+                "refused": N_("you asked already and it was refused"),
+            }.get(status, N_("you asked already and it was withdrawn")),
         )
     used = _asked_this_round(session, match, seat)
     if used >= PER_ROUND:
-        raise not_allowed(f"you have asked {PER_ROUND} times this round, the most a seat may")
+        raise not_allowed(N_("you have asked %(most)s times this round, the most a seat may"), most=PER_ROUND)
     reason = _decide(session, match, last, cache, verdicts)
     if reason is not None:
-        raise not_allowed(f"this action cannot be taken back: {reason}")
+        raise not_allowed(N_("this action cannot be taken back: %(reason)s"), reason=words(reason))
     waiting = [
         other.seat
         for other in seats.values()
@@ -335,9 +338,9 @@ def _held(
 def _find(session: Session, room_id: str, match: Match, takeback_id: str) -> Takeback:
     takeback = session.get(Takeback, takeback_id)
     if takeback is None or takeback.room_id != room_id:
-        raise AppError("not_found", f"no takeback {takeback_id!r} in this room")
+        raise AppError("not_found", N_("no takeback '%(takeback)s' in this room"), takeback=takeback_id)
     if takeback.match_id != match.id:
-        raise AppError("not_found", f"no takeback {takeback_id!r} in this match")
+        raise AppError("not_found", N_("no takeback '%(takeback)s' in this match"), takeback=takeback_id)
     return takeback
 
 
@@ -345,10 +348,16 @@ def _open(match: Match, takeback: Takeback, deadline: Deadline) -> None:
     """Refuses (409) unless the takeback is still waiting for answers."""
     status = deadline.status(takeback)
     if status != "pending":
-        raise not_allowed(f"this takeback {_became(status)} already")
+        raise not_allowed(
+            {
+                "lapsed": N_("this takeback lapsed already"),
+                "approved": N_("this takeback was approved already"),
+                "refused": N_("this takeback was refused already"),
+            }.get(status, N_("this takeback was withdrawn already")),
+        )
     if match.version != takeback.version:
         # Any action cancels a pending takeback: nothing to write, it is open only at its version.
-        raise not_allowed("someone acted since it was asked, so the takeback was cancelled")
+        raise not_allowed(N_("someone acted since it was asked, so the takeback was cancelled"))
 
 
 def answer(
@@ -368,7 +377,7 @@ def answer(
     takeback = _find(session, room_id, match, takeback_id)
     _open(match, takeback, deadline)
     if seat == takeback.seat:
-        raise not_allowed("the other players answer a takeback, not the one who asked")
+        raise not_allowed(N_("the other players answer a takeback, not the one who asked"))
     if not approve:
         takeback.status = "refused"
         takeback.refused_by = seat
@@ -384,7 +393,7 @@ def withdraw(session: Session, room_id: str, takeback_id: str, seat: int, deadli
     match = _playing(session, room_id)
     takeback = _find(session, room_id, match, takeback_id)
     if seat != takeback.seat:
-        raise AppError("forbidden", "only the player who asked may withdraw a takeback")
+        raise AppError("forbidden", N_("only the player who asked may withdraw a takeback"))
     _open(match, takeback, deadline)
     takeback.status = "withdrawn"
     return Done(takeback.id)
@@ -485,7 +494,7 @@ def _carry_out(session: Session, match: Match, takeback: Takeback, cache: StateC
         update(Match).where(Match.id == match.id, Match.version == version).values(version=version + 1)
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
-        raise AppError("stale_version", "another action was applied first; fetch the state and retry")
+        raise AppError("stale_version", N_("another action was applied first; fetch the state and retry"))
     takeback.status = "approved"
     return matches.Applied(
         match.id, match.game, takeback.seat, version + 1, before, False, entry, "playing", after

@@ -31,6 +31,7 @@ from .protocol import (
     WordKind,
     is_listed,
     json_copy,
+    option_words,
     seat_option,
     seat_widget,
     view_copy,
@@ -39,8 +40,10 @@ from .protocol import (
 from .registry import all_engines, game_ids, get_bots, get_engine, register, unregister
 from .replay import ReplayError, replay, replay_states, seed_commitment
 from .rng import Rng
+from .words import N_, N_plural, Words
 
 __all__ = [
+    "N_",
     "SEAT_WIDGET",
     "Action",
     "ActionWords",
@@ -55,6 +58,7 @@ __all__ = [
     "InvalidOptions",
     "InvalidSeat",
     "MalformedAction",
+    "N_plural",
     "NotYourTurn",
     "OptionalActionBot",
     "Options",
@@ -70,6 +74,7 @@ __all__ = [
     "StateCodec",
     "Winner",
     "WordKind",
+    "Words",
     "all_engines",
     "check_seat",
     "game_ids",
@@ -78,6 +83,7 @@ __all__ = [
     "is_listed",
     "json_copy",
     "log_event",
+    "option_words",
     "register",
     "replay",
     "replay_states",

@@ -182,7 +182,8 @@ _WORD_VALUES: dict[str, type] = {"card": int, "seat": int, "position": int, "tex
 def check_words(spec: GameSpec, actions: list[Action]) -> None:
     """Every action a seat may take has words on the descriptor (`spec.action_words`, how the log,
     "Since you left" and "Your games" say it), and each placeholder of those words that the action
-    fills reads a value of its kind (a missing key is said by `otherwise`)."""
+    fills reads a value of its kind (a missing key is said by `otherwise`), one its `values` word
+    if it has them."""
     for action in actions:
         words = spec.action_words.get(action["type"])
         assert words is not None, f"{spec.id}: no action_words for {action['type']!r} ({action})"
@@ -190,6 +191,9 @@ def check_words(spec: GameSpec, actions: list[Action]) -> None:
             value = action.get(name)
             if value is not None:
                 assert type(value) is _WORD_VALUES[kind], f"{spec.id}: {{{name}}} of {action} is no {kind}"
+            table = words.values.get(name)
+            if table is not None and value is not None:
+                assert value in table, f"{spec.id}: no words for {{{name}}} = {value!r} of {action}"
 
 
 def check_placeholders_read(spec: GameSpec, actions: list[Action]) -> None:

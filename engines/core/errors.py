@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from .words import N_, Words
+
 
 class EngineError(Exception):
-    """A rejected action. `code` is one of the snake_case codes of CONTRACT.md."""
+    """A rejected action. `code` is one of the snake_case codes of CONTRACT.md. `message` is a marked
+    template (`N_("seat %(seat)s may not act now")`) with its places named in `params`: `message` reads
+    the English words, and the server words them in its reader's language (AppError.from_engine)."""
 
     code = "illegal_action"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
+        self.message = message if isinstance(message, Words) and not params else Words(message, **params)
+        super().__init__(self.message)
         if code is not None:
             self.code = code
 
@@ -46,4 +52,15 @@ def check_seat(seat: int | None, players: int, what: str = "seat") -> None:
     if seat is None:
         return
     if type(seat) is not int or not 0 <= seat < players:
-        raise InvalidSeat(f"{what} must be a seat from 0 to {players - 1} ({players} players), not {seat!r}")
+        template = (
+            N_("seat must be a seat from 0 to %(last)s (%(players)s players), not %(seat)s")
+            if what == "seat"
+            else N_("%(what)s must be a seat from 0 to %(last)s (%(players)s players), not %(seat)s")
+        )
+        raise InvalidSeat(
+            template,
+            what=what,
+            last=players - 1,
+            players=players,
+            seat=repr(seat),
+        )

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import GameOver, IllegalAction, InvalidOptions, MalformedAction, NotYourTurn
 from .rng import Rng
+from .words import N_, Words
 
 Action = dict[str, Any]
 """An action is a small JSON object with a "type" key; legal_actions lists them."""
@@ -25,6 +26,19 @@ S = TypeVar("S")
 
 SEAT_WIDGET: dict[str, Any] = {"x-motable-widget": "seat"}
 """Schema hint for an integer option naming a seat: clients offer player positions, not numbers."""
+
+
+def option_words(*, choices: dict[str, str] | None = None, rules: str | None = None) -> dict[str, Any]:
+    """Schema hints for an option as the lobby shows it, beside its short title and one-line hint
+    (`description`): `choices` the words for each value of a choice ({"auto": "With 3 or more
+    players"}; a value without words is shown as it is), `rules` the id of the section of the
+    game's rules page that tells the option in full (templates/rules/<id>.html), linked."""
+    hints: dict[str, Any] = {}
+    if choices:
+        hints["x-motable-choices"] = dict(choices)
+    if rules:
+        hints["x-motable-rules"] = rules
+    return hints
 
 
 def seat_widget(last: int) -> dict[str, Any]:
@@ -126,14 +140,19 @@ class ActionWords:
     the card is hidden from the reader: "played a card"); `ask` is what the action asks of a
     player ("play a card", in "Your turn: play a card or draw"). A placeholder `{key}` reads the
     action's value under `key`, worded by its kind (`WordKind`): a key named "card" is a card and
-    one named "seat" a seat unless `params` says otherwise; any other key is a word. Whole
-    sentences with named placeholders, never pieces joined in code, so they can be translated.
+    one named "seat" a seat unless `params` says otherwise; any other key is a word. A word
+    placeholder whose action values are the game's own codes ("confirm", "landed") says them as
+    players do through `values`: per placeholder, the words for each value ({"verdict": {"confirm":
+    "confirmed the success"}}); the conformance suite checks every value an action carries has
+    them. Whole sentences with named placeholders, never pieces joined in code, so they can be
+    translated.
     """
 
     done: str
     ask: str
     otherwise: str | None = None
     params: dict[str, WordKind] = field(default_factory=dict, hash=False)
+    values: dict[str, dict[str, str]] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         names = _placeholders(self.done)
@@ -151,9 +170,20 @@ class ActionWords:
             if kind not in kinds:
                 raise ValueError(f"{{{name}}} is a {kind!r}; a placeholder is one of {kinds}")
         object.__setattr__(self, "params", resolved)
+        for name, table in self.values.items():
+            if resolved.get(name) != "text":
+                raise ValueError(f"values are for the word placeholders of {self.done!r}, not {{{name}}}")
+            if not table or not all(isinstance(words, str) and words.strip() for words in table.values()):
+                raise ValueError(f"the values of {{{name}}} need words for each value")
 
     def to_json(self) -> dict[str, Any]:
-        return {"done": self.done, "otherwise": self.otherwise, "ask": self.ask, "params": dict(self.params)}
+        return {
+            "done": self.done,
+            "otherwise": self.otherwise,
+            "ask": self.ask,
+            "params": dict(self.params),
+            "values": {name: dict(table) for name, table in self.values.items()},
+        }
 
 
 def _placeholders(text: str) -> list[str]:
@@ -177,7 +207,11 @@ def seat_option(options: Options, name: str, players: int) -> int | None:
     value = getattr(options, name)
     if value is not None and not 0 <= value < players:
         raise InvalidOptions(
-            f"{name} names seat {value}, but a {players}-player game has seats 0 to {players - 1}"
+            N_("%(option)s names seat %(seat)s, but a %(players)s-player game has seats 0 to %(last)s"),
+            option=name,
+            seat=value,
+            players=players,
+            last=players - 1,
         )
     return value if value is None else int(value)
 
@@ -283,7 +317,11 @@ class GameSpec:
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}"
+                N_("%(game)s is for %(least)s to %(most)s players, not %(players)s"),
+                game=self.title,
+                least=self.min_players,
+                most=self.max_players,
+                players=players,
             )
 
     def game_options(self, options: Options) -> Options:
@@ -296,37 +334,43 @@ class GameSpec:
         try:
             return self.options_model.model_validate(raw or {})
         except ValidationError as exc:
-            problems = "; ".join(option_problem(self.options_model, dict(err)) for err in exc.errors())
-            raise InvalidOptions(f"{self.title}: {problems}") from exc
+            found = [option_problem(self.options_model, dict(err)) for err in exc.errors()]
+            problems = found[0]
+            for more in found[1:]:
+                # Not marked: only a joint, whose parts are worded each in the reader's language.
+                problems = Words("%(problems)s; %(more)s", problems=problems, more=more)
+            raise InvalidOptions(N_("%(game)s: %(problems)s"), game=self.title, problems=problems) from exc
 
 
-def option_problem(model: type[BaseModel], err: dict[str, Any]) -> str:
+def option_problem(model: type[BaseModel], err: dict[str, Any]) -> Words:
     """One option error in a player's words: the field's title and what to enter there."""
     loc = err.get("loc") or ()
     key = str(loc[0]) if loc else ""
     info = model.model_fields.get(key)
     if info is None:
-        return (
-            f"“{key}” is not an option of this game" if key else "the options must be a set of named values"
-        )
+        if key:
+            return Words(N_("“%(option)s” is not an option of this game"), option=key)
+        return Words(N_("the options must be a set of named values"))
     label = info.title or key.replace("_", " ")
     ctx = err.get("ctx") or {}
     low = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
     high = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
     kind = str(err.get("type", ""))
     if kind.startswith("bool"):
-        want = "choose yes or no"
+        want = Words(N_("choose yes or no"))
     elif low is not None and high is not None:
-        want = f"enter a whole number from {low} to {high}"
+        want = Words(N_("enter a whole number from %(least)s to %(most)s"), least=low, most=high)
     elif low is not None or "ge" in ctx:
-        want = f"enter a whole number of at least {low if low is not None else ctx['ge']}"
+        least = low if low is not None else ctx["ge"]
+        want = Words(N_("enter a whole number of at least %(least)s"), least=least)
     elif high is not None or "le" in ctx:
-        want = f"enter a whole number of at most {high if high is not None else ctx['le']}"
+        most = high if high is not None else ctx["le"]
+        want = Words(N_("enter a whole number of at most %(most)s"), most=most)
     elif kind.startswith("int"):
-        want = "enter a whole number"
+        want = Words(N_("enter a whole number"))
     else:
-        want = "enter a valid value"
-    return f"“{label}”: {want}"
+        want = Words(N_("enter a valid value"))
+    return Words(N_("“%(option)s”: %(want)s"), option=label, want=want)
 
 
 @dataclass
@@ -445,15 +489,15 @@ class Engine(ABC, Generic[S]):
     def apply(self, state: S, seat: int, action: Action) -> S:
         """Validate, then apply. Raises an EngineError and leaves `state` alone."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise MalformedAction('an action is a JSON object with a string "type"')
+            raise MalformedAction(N_('an action is a JSON object with a string "type"'))
         acting = self.to_act(state)
         if not acting:
-            raise GameOver("the game is over")
+            raise GameOver(N_("the game is over"))
         legal = self.legal_actions(state, seat)
         if seat not in acting and not is_listed(action, legal):
-            raise NotYourTurn(f"seat {seat} may not act now")
+            raise NotYourTurn(N_("seat %(seat)s may not act now"), seat=seat)
         if not is_listed(action, legal):
-            raise IllegalAction("that move is not possible at this point of the game")
+            raise IllegalAction(N_("that move is not possible at this point of the game"))
         return self._apply(state, seat, action)
 
     # -- what leaves the engine -------------------------------------------

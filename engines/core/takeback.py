@@ -28,11 +28,12 @@ from typing import Any
 
 from .errors import EngineError
 from .protocol import Action, Engine
+from .words import N_, Words
 
 TAKEBACK = "takeback"
 
 # Why an action that put a card into its actor's own view cannot be taken back.
-SHOWED_YOU = "it showed you a card you had not seen (taking it back would let you know it)"
+SHOWED_YOU = Words(N_("it showed you a card you had not seen (taking it back would let you know it)"))
 
 # Positions the actor cannot tell apart that an action is replayed on (check 2). Each is a full re-deal
 # of the unseen cards: three make a hidden outcome that looks the same by chance very unlikely.
@@ -66,7 +67,7 @@ class History:
         """Apply one log entry; a takeback with nothing to undo raises EngineError."""
         if taken_back(action) is not None:
             if self.before is None:
-                raise EngineError("illegal_action", "a takeback that follows no action it can undo")
+                raise EngineError(N_("a takeback that follows no action it can undo"), "illegal_action")
             self.state, self.before = self.before, None
         else:
             self.state, self.before = self.engine.apply(self.state, seat, action), self.state
@@ -256,8 +257,11 @@ def why_not_reversible(
                 continue
             if viewer == seat:
                 return SHOWED_YOU
-            who = names.get(viewer, "spectators" if viewer is None else f"seat {viewer}")
-            return f"it showed {who} a card that was not yours to show"
+            if viewer in names:
+                return Words(N_("it showed %(who)s a card that was not yours to show"), who=names[viewer])
+            if viewer is None:
+                return Words(N_("it showed the spectators a card that was not yours to show"))
+            return Words(N_("it showed seat %(seat)s a card that was not yours to show"), seat=viewer)
     # The actor's and the spectators' views before are the same on every re-deal (the spectators see
     # only what is public, which the actor sees too; `Engine.resample` promises both, and the
     # conformance suite checks it): their views after must be the same as well. A game that says the
@@ -270,8 +274,8 @@ def why_not_reversible(
         try:
             other_after = engine.apply(other, seat, action)
         except EngineError:
-            return "whether it was allowed depended on cards you cannot see"
+            return Words(N_("whether it was allowed depended on cards you cannot see"))
         views = _both_views(engine, other_after, seat)
         if views[seat] != now.views[seat] or views[None] != now.views[None]:
-            return "what it did depended on cards you cannot see, so the table learned something"
+            return Words(N_("what it did depended on cards you cannot see, so the table learned something"))
     return None

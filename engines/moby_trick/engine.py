@@ -22,10 +22,12 @@ from engines.core import (
     StateCodec,
     check_seat,
     log_event,
+    option_words,
     seat_widget,
     upgrade_events,
     who_starts,
 )
+from engines.core.words import N_
 
 from .cards import CARDS, FAMILIES, Card, rules_data
 
@@ -48,32 +50,28 @@ class MobyTrickOptions(Options):
         30,
         ge=1,
         le=300,
-        title="Play to",
-        description="The game ends after the round in which a total reaches this.",
+        title=N_("Play to"),
+        description=N_("The game ends after the round in which a total reaches this."),
     )
     first_player: int | None = Field(
         0,
         ge=0,
         le=3,
-        title="Who starts",
-        description="The player who last saw a whale leads the first trick (empty: chosen at random).",
+        title=N_("Who starts"),
+        description=N_("The player who last saw a whale leads the first trick (empty: chosen at random)."),
         json_schema_extra=seat_widget(3),
     )
     full_reward: bool = Field(
         True,
-        title="Rewards paid in full",
-        description=(
-            "When the trick and the discard pile hold too few cards for a reward, the missing pearls"
-            " still score (noted as points). Off: the winner scores only the cards there are."
-        ),
+        title=N_("Rewards paid in full"),
+        description=N_("Pearls no card is left to pay still score, as points."),
+        json_schema_extra=option_words(rules="full-reward"),
     )
     fives_can_win: bool = Field(
         False,
-        title="A 5 can win a trick",
-        description=(
-            "A 5 counts as a card of value 5 in the family it joins, so it can be the lowest or highest"
-            " card of that family. Off: a 5 never wins unless every card in the trick is a 5."
-        ),
+        title=N_("A 5 can win a trick"),
+        description=N_("A 5 counts as a 5 of the family it joins."),
+        json_schema_extra=option_words(rules="fives-can-win"),
     )
 
 
@@ -181,10 +179,10 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         min_players=2,
         max_players=4,
         options_model=MobyTrickOptions,
-        blurb="Win tricks under a shifting trump and value token; collect pearls and whale bonuses.",
+        blurb=N_("Win tricks under a shifting trump and value token; collect pearls and whale bonuses."),
         winner="highest_total",
         panel="points",
-        starter=Starter(option="first_player", question="Who last saw a whale?"),
+        starter=Starter(option="first_player", question=N_("Who last saw a whale?")),
         data=rules_data,
         hides_information=True,
         default_bot="strong",
@@ -193,17 +191,19 @@ class MobyTrickEngine(Engine[MobyTrickState]):
         action_words={
             # The card set aside is hidden from the others: their log says "a card".
             "set_aside": ActionWords(
-                done="set {card} aside", otherwise="set a card aside", ask="set a card aside"
+                done=N_("set {card} aside"), otherwise=N_("set a card aside"), ask=N_("set a card aside")
             ),
-            "use_bonus": ActionWords(done="used a bonus", ask="use a bonus"),
-            "play": ActionWords(done="played {card}", otherwise="played a card", ask="play a card"),
+            "use_bonus": ActionWords(done=N_("used a bonus"), ask=N_("use a bonus")),
+            "play": ActionWords(
+                done=N_("played {card}"), otherwise=N_("played a card"), ask=N_("play a card")
+            ),
             "reward": ActionWords(
-                done="took the pearls of {card}",
-                otherwise="took the pearls of a card",
-                ask="take the pearls of a card",
+                done=N_("took the pearls of {card}"),
+                otherwise=N_("took the pearls of a card"),
+                ask=N_("take the pearls of a card"),
             ),
             "choose_leader": ActionWords(
-                done="chose {seat} to lead", otherwise="chose who leads", ask="choose who leads"
+                done=N_("chose {seat} to lead"), otherwise=N_("chose who leads"), ask=N_("choose who leads")
             ),
         },
     )

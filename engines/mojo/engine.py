@@ -22,11 +22,13 @@ from engines.core import (
     StateCodec,
     check_seat,
     log_event,
+    option_words,
     seat_widget,
     upgrade_events,
     view_copy,
     who_starts,
 )
+from engines.core.words import N_
 
 from .cards import DECK, Card, rules_data
 
@@ -45,22 +47,24 @@ DIRECTION = {ZERO: 1, PLUS10: -1}
 
 class MojoOptions(Options):
     target: int = Field(
-        50, ge=1, le=1000, title="Play to", description="The game ends when a total reaches this score."
+        50,
+        ge=1,
+        le=1000,
+        title=N_("Play to"),
+        description=N_("The game ends when a total reaches this score."),
     )
     double_discard: bool = Field(
         False,
-        title="Double discard piles",
-        description=(
-            "Two discard piles: play on either; when you must draw, take the top of the deck"
-            " or of the other pile, as you choose."
-        ),
+        title=N_("Double discard piles"),
+        description=N_("Play on either pile; draw from the deck or the other pile."),
+        json_schema_extra=option_words(rules="double-discard-variant"),
     )
     first_seat: int | None = Field(
         0,
         ge=0,
         le=7,
-        title="Who starts",
-        description="The youngest player starts the first round (empty: chosen at random).",
+        title=N_("Who starts"),
+        description=N_("The youngest player starts the first round (empty: chosen at random)."),
         json_schema_extra=seat_widget(7),
     )
 
@@ -154,23 +158,25 @@ class MojoEngine(Engine[MojoState]):
         min_players=2,
         max_players=8,
         options_model=MojoOptions,
-        blurb="Shed your high cards, chain equal values, and dodge the Mojo card: lowest total wins.",
+        blurb=N_("Shed your high cards, chain equal values, and dodge the Mojo card: lowest total wins."),
         winner="lowest_total",
         panel="points",
-        starter=Starter(option="first_seat", question="Who starts?"),
+        starter=Starter(option="first_seat", question=N_("Who starts?")),
         data=rules_data,
         hides_information=True,
         default_bot="strong",
         fallback_bot="random",
         goal=Goal(view_key="target", reaching="ends_game", option="target"),
         action_words={
-            "play": ActionWords(done="played {card}", otherwise="played a card", ask="play a card"),
-            "reveal": ActionWords(
-                done="turned over {card}",
-                otherwise="turned a face-down card over",
-                ask="turn a face-down card over",
+            "play": ActionWords(
+                done=N_("played {card}"), otherwise=N_("played a card"), ask=N_("play a card")
             ),
-            "draw": ActionWords(done="drew a card", ask="draw"),
+            "reveal": ActionWords(
+                done=N_("turned over {card}"),
+                otherwise=N_("turned a face-down card over"),
+                ask=N_("turn a face-down card over"),
+            ),
+            "draw": ActionWords(done=N_("drew a card"), ask=N_("draw")),
         },
     )
 

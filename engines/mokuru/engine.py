@@ -31,9 +31,11 @@ from engines.core import (
     check_seat,
     json_copy,
     log_event,
+    option_words,
     seat_widget,
     who_starts,
 )
+from engines.core.words import N_
 
 from .cards import CARDS, TABLE, Card
 
@@ -45,10 +47,10 @@ EVENTS_KEPT = 40
 
 # Difficulty: what the player starts and stops the Mokuru with, and the tries per trick.
 LEVELS: dict[str, tuple[str, int]] = {
-    "easy": ("one hand", 3),
-    "normal": ("two fingers", 3),
-    "hard": ("one finger", 3),
-    "extreme": ("one finger", 1),
+    "easy": (N_("one hand"), 3),
+    "normal": (N_("two fingers"), 3),
+    "hard": (N_("one finger"), 3),
+    "extreme": (N_("one finger"), 1),
 }
 
 # Phases.
@@ -70,46 +72,51 @@ BLOCKABLE = frozenset({"negative_boost", "swap", "belt_steal", "duel", "the_doom
 
 
 class MokuruOptions(Options):
+    # The lobby shows each option as a short title, a one-line hint and a link to the rules section
+    # that tells it in full (option_words); the rules page holds the fine print.
     belts: Literal["full", "short"] = Field(
         "full",
-        title="Belts",
-        description="Full: white to black through every colour. Short: fewer belts for a quicker game.",
+        title=N_("Belts"),
+        description=N_("Short skips some, for a quicker game."),
+        json_schema_extra=option_words(
+            choices={"full": N_("Every belt"), "short": N_("Short: fewer belts")}, rules="the-belts"
+        ),
     )
     witness: Literal["auto", "on", "off"] = Field(
         "auto",
-        title="Witnessed successes",
-        description=(
-            "On: another player, not one with a stake in it, confirms a reported success before it"
-            " counts; a disputed success goes to a second neutral player if there is one, else it is"
-            " a miss. Auto: on with three or more players, off when the game starts around one device."
-        ),
+        title=N_("Witnesses"),
+        description=N_("Another player confirms each success."),
         # A match started from a page holding several seats (everyone watches the same tries)
         # turns an "auto" witness off: see ONE_DEVICE_KEY.
-        json_schema_extra={ONE_DEVICE_KEY: "off"},
+        json_schema_extra={
+            ONE_DEVICE_KEY: "off",
+            **option_words(
+                choices={"auto": N_("With 3 or more players"), "on": N_("Always"), "off": N_("Never")},
+                rules="witness",
+            ),
+        },
     )
     duel_tries: Literal["difficulty", "three"] = Field(
         "difficulty",
-        title="Duel tries",
-        description=(
-            "Difficulty: each duellist has the tries of their own difficulty (Extreme: one)."
-            " Three: three tries each, as the Duel card prints."
+        title=N_("Tries in a Duel"),
+        description=N_("Each player's own tries, or three each."),
+        json_schema_extra=option_words(
+            choices={"difficulty": N_("By difficulty"), "three": N_("Three each, as printed")}, rules="duel"
         ),
     )
     darkness_immunity: bool = Field(
         False,
-        title="Immunity wins a Darkness trick on the black belt",
-        description=(
-            "Off: a black belt must land a Darkness trick to become Grandmaster. On: Immunity may"
-            " count it landed (the rulebook excepts only master tricks)."
-        ),
+        title=N_("Immunity at black belt"),
+        description=N_("On: it can count a Darkness trick."),
+        json_schema_extra=option_words(rules="black-belt"),
     )
     first_seat: int | None = Field(
         None,
         ge=0,
         le=5,
-        title="Who starts",
+        title=N_("Who starts"),
         description=(
-            "The most senior in a martial art starts, otherwise the youngest (empty: chosen at random)."
+            N_("The most senior in a martial art starts, otherwise the youngest (empty: chosen at random).")
         ),
         json_schema_extra=seat_widget(5),
     )
@@ -264,12 +271,12 @@ class MokuruEngine(Engine[MokuruState]):
         min_players=2,
         max_players=6,
         options_model=MokuruOptions,
-        blurb="Perform Mokuru tricks with your own hands; Motable referees your climb to Grandmaster.",
+        blurb=N_("Perform Mokuru tricks with your own hands; Motable referees your climb to Grandmaster."),
         winner="first_to_goal",
         panel="progress",
         starter=Starter(
             option="first_seat",
-            question="Who is the most senior in a martial art (or else the youngest)?",
+            question=N_("Who is the most senior in a martial art (or else the youngest)?"),
         ),
         data=rules_data,
         # The decks are face down, and Darkness shows the tricks deck to the possessed player alone,
@@ -282,25 +289,52 @@ class MokuruEngine(Engine[MokuruState]):
         standing=Standing(view_key="seats", key="belt"),
         action_words={
             "difficulty": ActionWords(
-                done="chose the {level} level", otherwise="chose a level", ask="choose a level"
+                done=N_("chose the {level} level"),
+                otherwise=N_("chose a level"),
+                ask=N_("choose a level"),
+                values={
+                    "level": {
+                        "easy": N_("easy"),
+                        "normal": N_("normal"),
+                        "hard": N_("hard"),
+                        "extreme": N_("extreme"),
+                    }
+                },
             ),
-            "draw": ActionWords(done="drew a card", ask="draw"),
-            "target": ActionWords(done="picked {seat}", otherwise="picked a player", ask="pick a player"),
+            "draw": ActionWords(done=N_("drew a card"), ask=N_("draw")),
+            "target": ActionWords(
+                done=N_("picked {seat}"), otherwise=N_("picked a player"), ask=N_("pick a player")
+            ),
             "give": ActionWords(
-                done="gave a card to {seat}", otherwise="gave a card away", ask="give a card"
+                done=N_("gave a card to {seat}"), otherwise=N_("gave a card away"), ask=N_("give a card")
             ),
-            "impose": ActionWords(done="imposed a trick", ask="impose a trick"),
+            "impose": ActionWords(done=N_("imposed a trick"), ask=N_("impose a trick")),
             "report": ActionWords(
-                done="reported the trick: {outcome}", otherwise="reported the trick", ask="report the trick"
+                done="{outcome}",
+                otherwise=N_("reported the trick"),
+                ask=N_("report the trick"),
+                values={
+                    "outcome": {
+                        "landed": N_("landed the trick"),
+                        "done": N_("did the battle trick"),
+                        "missed": N_("missed the trick"),
+                    }
+                },
             ),
             "witness": ActionWords(
-                done="answered as a witness: {verdict}",
-                otherwise="answered as a witness",
-                ask="confirm or dispute the success",
+                done=N_("{verdict} as a witness"),
+                otherwise=N_("answered as a witness"),
+                ask=N_("confirm or dispute the success"),
+                values={
+                    "verdict": {
+                        "confirm": N_("confirmed the success"),
+                        "dispute": N_("disputed the success"),
+                    }
+                },
             ),
-            "immunity": ActionWords(done="used Immunity", ask="use Immunity"),
-            "accept_miss": ActionWords(done="accepted the miss", ask="accept the miss"),
-            "steal": ActionWords(done="stole a trick", ask="steal a trick"),
+            "immunity": ActionWords(done=N_("used Immunity"), ask=N_("use Immunity")),
+            "accept_miss": ActionWords(done=N_("accepted the miss"), ask=N_("accept the miss")),
+            "steal": ActionWords(done=N_("stole a trick"), ask=N_("steal a trick")),
         },
     )
 

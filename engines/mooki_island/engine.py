@@ -35,9 +35,11 @@ from engines.core import (
     StateCodec,
     check_seat,
     log_event,
+    option_words,
     seat_widget,
     who_starts,
 )
+from engines.core.words import N_
 
 from .cards import BOX, FAMILIES, LEGENDARY, SPIDER, Face, rules_data
 
@@ -57,15 +59,15 @@ class MookiIslandOptions(Options):
         None,
         ge=0,
         le=PLAYERS - 1,
-        title="Who is the youngest",
-        description="The youngest player starts and wins a tie in stars. Empty: drawn at random.",
+        title=N_("Who is the youngest"),
+        description=N_("The youngest player starts and wins a tie in stars. Empty: drawn at random."),
         json_schema_extra=seat_widget(PLAYERS - 1),
     )
     memory_aid: bool = Field(
         False,
-        title="Memory aid",
-        description="Show each player how many Mookies of each family their own collection holds "
-        "(for younger players; the rulebook asks players to remember).",
+        title=N_("Memory aid"),
+        description=N_("Shows how many of each family you hold (for younger players)."),
+        json_schema_extra=option_words(rules="no-peeking-the-memory-game"),
     )
 
 
@@ -186,28 +188,42 @@ class MookiIslandEngine(Engine[MookiIslandState]):
         min_players=PLAYERS,
         max_players=PLAYERS,
         options_model=MookiIslandOptions,
-        blurb="Two collectors, double-sided cards and sneaky Spiders: win the trophies worth most stars.",
+        blurb=N_("Two collectors, double-sided cards and sneaky Spiders: win the trophies worth most stars."),
         winner="highest_total",
         # "In the event of a draw, the youngest player wins!"
         ties="broken",
         panel="stars",
-        starter=Starter(option="youngest", question="Who is the youngest?"),
+        starter=Starter(option="youngest", question=N_("Who is the youngest?")),
         data=rules_data,
         hides_information=True,
         default_bot="strong",
         fallback_bot="random",
         action_words={
             "take": ActionWords(
-                done="took the card on pile {pile}",
-                otherwise="took a card",
-                ask="take a card",
+                done=N_("took the card on pile {pile}"),
+                otherwise=N_("took a card"),
+                ask=N_("take a card"),
                 params={"pile": "position"},
             ),
             "place": ActionWords(
-                done="placed a card, {side} side up", otherwise="placed a card", ask="place your card"
+                done=N_("placed a card, {side} side up"),
+                otherwise=N_("placed a card"),
+                ask=N_("place your card"),
+                values={"side": {"upper": N_("upper"), "lower": N_("lower")}},
             ),
             "return": ActionWords(
-                done="put back a {family}", otherwise="put a card back", ask="put a card back"
+                done=N_("put back a {family}"),
+                otherwise=N_("put back a card"),
+                ask=N_("put a card back"),
+                values={
+                    "family": {
+                        "sun": N_("sun"),
+                        "moon": N_("moon"),
+                        "fossil": N_("fossil"),
+                        "seashell": N_("seashell"),
+                        "leaf": N_("leaf"),
+                    }
+                },
             ),
         },
     )

@@ -1,5 +1,7 @@
 // JSON over HTTP: one call per request, errors as `ApiError` carrying the contract's code.
 
+import { t } from "./i18n.js";
+
 /** An error body from the API, `{"error": {"code", "message"}}`, as an exception. */
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -21,7 +23,7 @@ export async function api(method, path, { body, token } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, "offline", "The server cannot be reached right now.");
+    throw new ApiError(0, "offline", t("The server cannot be reached right now."));
   }
   const text = await response.text();
   let data = null;

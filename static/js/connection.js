@@ -3,6 +3,7 @@
 // and the page's address are injected, so it runs (and is tested) outside a browser too.
 
 import { ApiError } from "./api.js";
+import { t } from "./i18n.js";
 import { applyPatch, deepEqual } from "./patch.js";
 
 // Reconnecting: a quick first try (a blip), then a probe about every second while a restart is
@@ -175,7 +176,7 @@ export class RoomConnection {
   dropped(socket, event) {
     if (socket !== this.socket) return;
     for (const waiting of this.pending.values()) {
-      waiting.reject(new ApiError(0, "offline", "The connection dropped before the server answered."));
+      waiting.reject(new ApiError(0, "offline", t("The connection dropped before the server answered.")));
     }
     this.pending.clear();
     if (this.closedByUs) return;
@@ -211,7 +212,7 @@ export class RoomConnection {
 
   send(action) {
     if (!this.socket || this.socket.readyState !== OPEN || !this.authed) {
-      return Promise.reject(new ApiError(0, "offline", "Not connected; your move was not sent."));
+      return Promise.reject(new ApiError(0, "offline", t("Not connected; your move was not sent.")));
     }
     const id = `a${Date.now().toString(36)}-${this.nextId++}`;
     const message = { type: "action", id, action, version: this.version };

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { clockWords, gameLines, lostWords } from "./my-games.js";
 import { floatRequests } from "./request-layer.js";
 import { createSeatAsks } from "./seat-asks.js";
@@ -39,6 +40,10 @@ export function startYourGames(games) {
     const mine = lines?.turn.mine;
     const finished = summary?.status === "finished";
     const gameName = title(summary?.game || entry.game);
+    const openWord = finished ? t("View") : mine ? t("Play") : t("Open");
+    const replayLabel = t("Replay this {game} match", { game: gameName });
+    const forgetLabel = t("Forget this {game} room on this device", { game: gameName });
+    const asWho = t("as {name}", { name: entry.name });
     return h(
       "li",
       { class: `room-item game-row${mine ? " is-your-turn" : ""}${lost ? " is-lost" : ""}`, "data-room": entry.room_id },
@@ -59,7 +64,7 @@ export function startYourGames(games) {
               lines.clock
                 ? h(
                     "span",
-                    { class: "game-row-clock", "data-deadline": summary.deadline, title: "Time left for this move" },
+                    { class: "game-row-clock", "data-deadline": summary.deadline, title: t("Time left for this move") },
                     lines.clock,
                   )
                 : null,
@@ -72,8 +77,8 @@ export function startYourGames(games) {
           "p",
           { class: "game-row-meta" },
           lost
-            ? `as ${entry.name} · ${lostWords(summary.seat_status)}`
-            : [lines?.you || `as ${entry.name}`, lines?.totals ? ` · ${lines.totals}` : ""].join(""),
+            ? `${asWho} · ${lostWords(summary.seat_status)}`
+            : [lines?.you || asWho, lines?.totals ? ` · ${lines.totals}` : ""].join(""),
         ),
       ),
       h(
@@ -84,18 +89,18 @@ export function startYourGames(games) {
           : h(
               "a",
               { class: `button button-small${mine ? " button-primary" : ""}`, href: `/r/${entry.room_id}` },
-              finished ? "View" : mine ? "Play" : "Open",
+              openWord,
             ),
         finished
-          ? h("a", { class: "button button-small", href: `/r/${entry.room_id}/replay`, "aria-label": `Replay this ${gameName} match` }, "Replay")
+          ? h("a", { class: "button button-small", href: `/r/${entry.room_id}/replay`, "aria-label": replayLabel }, t("Replay"))
           : null,
         h(
           "button",
           {
             class: "icon-button",
             type: "button",
-            "aria-label": `Forget this ${gameName} room on this device`,
-            title: "Forget on this device",
+            "aria-label": forgetLabel,
+            title: t("Forget on this device"),
             onclick: (event) => askToForget(event.currentTarget, entry, summary),
           },
           "✕",
@@ -112,18 +117,28 @@ export function startYourGames(games) {
     // answer is on its way): the seat is taken to work, so the warning is never too mild.
     const now = known.get(entry.room_id) || summary;
     const inPlay = now?.found && now.status !== "finished";
-    const lost = now && !now.found
-      ? "This seat no longer works here; forgetting only tidies this list."
-      : `This device stops holding your seat as ${entry.name}. Unless you kept your seat link or a passkey, only the other players can give it back${inPlay ? ", and the game waits for you meanwhile" : ""}.`;
+    let lost;
+    if (now && !now.found) lost = t("This seat no longer works here; forgetting only tidies this list.");
+    else if (inPlay) {
+      lost = t(
+        "This device stops holding your seat as {name}. Unless you kept your seat link or a passkey, only the other players can give it back, and the game waits for you meanwhile.",
+        { name: entry.name },
+      );
+    } else {
+      lost = t(
+        "This device stops holding your seat as {name}. Unless you kept your seat link or a passkey, only the other players can give it back.",
+        { name: entry.name },
+      );
+    }
     const box = h(
       "div",
-      { class: "forget-confirm", role: "alertdialog", "aria-label": "Forget this game?" },
+      { class: "forget-confirm", role: "alertdialog", "aria-label": t("Forget this game?") },
       h("p", {}, lost),
       h(
         "div",
         { class: "button-row" },
-        h("button", { class: "button button-small button-danger", type: "button", onclick: () => { seats.forget(entry.room_id); lastSeen.forget(entry.room_id); draw(); } }, "Forget it"),
-        h("button", { class: "button button-small", type: "button", onclick: () => { box.remove(); button.focus(); } }, "Keep it"),
+        h("button", { class: "button button-small button-danger", type: "button", onclick: () => { seats.forget(entry.room_id); lastSeen.forget(entry.room_id); draw(); } }, t("Forget it")),
+        h("button", { class: "button button-small", type: "button", onclick: () => { box.remove(); button.focus(); } }, t("Keep it")),
       ),
     );
     row.append(box);
@@ -142,7 +157,8 @@ export function startYourGames(games) {
     document.getElementById("your-games-empty").hidden = current.length > 0;
     document.getElementById("history").hidden = done.length === 0;
     const waiting = current.filter((r) => r.summary?.your_turn).length;
-    document.title = waiting ? `(${waiting}) Motable · your turn` : "Motable · play card games with friends";
+    // Translators: the page's title while games wait for the reader; {num} is how many.
+    document.title = waiting ? t("({num}) Motable · your turn", { num: waiting }) : t("Motable · play card games with friends");
   }
 
   async function refresh() {

@@ -2,6 +2,7 @@
 // used) and "Sign in with a passkey" with "Keep my other device signed in". passkeys.js does the work.
 
 import { fill, h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import {
   createPasskey,
   heldHere,
@@ -12,11 +13,10 @@ import {
   passkeysSupported,
   signIn,
 } from "./passkeys.js";
-import { counted } from "./words.js";
 
-const LOST = { moved: "moved to another device", left: "you left the game", removed: "the host removed you" };
+const LOST = { moved: t("moved to another device"), left: t("you left the game"), removed: t("the host removed you") };
 
-const TITLE = "Your games on every device";
+const TITLE = t("Your games on every device");
 
 export function startPasskeyBox(box, { changed }) {
   if (!passkeysSupported()) return;
@@ -25,7 +25,7 @@ export function startPasskeyBox(box, { changed }) {
   const status = h("p", { class: "passkey-status", role: "status" });
   const keep = h("input", { type: "checkbox", id: "passkey-keep" });
   const save = h("button", { class: "button button-small", type: "button", id: "passkey-save" });
-  const login = h("button", { class: "button button-small button-primary", type: "button", id: "passkey-login" }, "Sign in with a passkey");
+  const login = h("button", { class: "button button-small button-primary", type: "button", id: "passkey-login" }, t("Sign in with a passkey"));
 
   function say(text, kind = "") {
     status.textContent = text;
@@ -35,7 +35,7 @@ export function startPasskeyBox(box, { changed }) {
   function draw() {
     const held = heldHere().length;
     save.hidden = held === 0;
-    save.textContent = knowsPasskey() ? "Add these games to my passkey" : "Save my games to a passkey";
+    save.textContent = knowsPasskey() ? t("Add these games to my passkey") : t("Save my games to a passkey");
   }
 
   async function busy(work) {
@@ -57,10 +57,13 @@ export function startPasskeyBox(box, { changed }) {
       if (knowsPasskey()) {
         // Adding games to the passkey this browser has: sign in with it, this device keeps every seat.
         const answer = await signIn({ keep: true, attach: held });
-        say(`Your passkey holds ${counted(answer.seats.length, "game")} now.`, "ok");
+        say(tn("Your passkey holds {num} game now.", "Your passkey holds {num} games now.", answer.seats.length), "ok");
       } else {
         const made = await createPasskey(held);
-        say(`Saved: sign in with this passkey on any device to play your ${counted(made.seats.length, "game")} there.`, "ok");
+        say(
+          tn("Saved: sign in with this passkey on any device to play your {num} game there.", "Saved: sign in with this passkey on any device to play your {num} games there.", made.seats.length),
+          "ok",
+        );
       }
     }),
   );
@@ -68,12 +71,11 @@ export function startPasskeyBox(box, { changed }) {
     busy(async () => {
       const answer = await signIn({ keep: keep.checked });
       const lost = answer.lost.map((l) => LOST[l.status]).filter(Boolean);
-      say(
-        `Signed in: ${counted(answer.seats.length, "game")} ${answer.seats.length === 1 ? "is" : "are"} on this device now.` +
-          (keep.checked || !answer.seats.length ? "" : " Your other device no longer holds them.") +
-          (lost.length ? ` ${counted(lost.length, "seat")} could not come back (${lost.join(", ")}).` : ""),
-        "ok",
-      );
+      const said = [tn("Signed in: {num} game is on this device now.", "Signed in: {num} games are on this device now.", answer.seats.length)];
+      if (!keep.checked && answer.seats.length) said.push(t("Your other device no longer holds them."));
+      // Translators: {reasons} lists why, as "moved to another device, the host removed you".
+      if (lost.length) said.push(tn("{num} seat could not come back ({reasons}).", "{num} seats could not come back ({reasons}).", lost.length, { reasons: lost.join(", ") }));
+      say(said.join(" "), "ok");
     }),
   );
 
@@ -83,10 +85,10 @@ export function startPasskeyBox(box, { changed }) {
     h(
       "p",
       { class: "muted small" },
-      "Save your seats to a passkey (your phone's or computer's screen lock). On another device, sign in with it and your games come back. No password, no account.",
+      t("Save your seats to a passkey (your phone's or computer's screen lock). On another device, sign in with it and your games come back. No password, no account."),
     ),
     h("div", { class: "passkey-actions" }, save, login),
-    h("label", { class: "field field-check passkey-keep", for: "passkey-keep" }, keep, h("span", {}, "Keep my other device signed in")),
+    h("label", { class: "field field-check passkey-keep", for: "passkey-keep" }, keep, h("span", {}, t("Keep my other device signed in"))),
     status,
   );
   box.hidden = false;
@@ -97,9 +99,9 @@ export function startPasskeyBox(box, { changed }) {
 /** At 127.0.0.1 (a loopback IP address) the box offers this page at localhost, where passkeys work. */
 function offerLocalhost(box, away) {
   const { node } = localhostOffer(away, {
-    lead: `Passkeys don't work at this address (${away.here}). They do at ${away.there}: the same Motable, on this computer.`,
-    link: `Open ${away.there}`,
-    note: `Your browser keeps each address's games apart, so the games listed here stay at ${away.here}. To take one along, open it and choose “Your seat”.`,
+    lead: t("Passkeys don't work at this address ({here}). They do at {there}: the same Motable, on this computer.", away),
+    link: t("Open {there}", away),
+    note: t("Your browser keeps each address's games apart, so the games listed here stay at {here}. To take one along, open it and choose “Your seat”.", away),
   });
   fill(box, h("h3", { class: "passkey-title" }, TITLE), node);
   box.hidden = false;

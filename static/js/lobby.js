@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { startYourGames } from "./lobby-games.js";
 import { startPasskeyBox } from "./lobby-passkey.js";
+import { t } from "./i18n.js";
 import { CLOCKS } from "./people-kit.js";
 import { playerName, seats, storageBlocked } from "./storage.js";
 import { watchNameFields } from "./name-limit.js";
@@ -24,6 +25,10 @@ function words(key) {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
+// A game's own words (an option's title, hint and choices) are English msgids the engines mark:
+// the browser's catalogue holds them, so each is said in the reader's language as it is shown.
+const said = (text) => t(String(text));
+
 /** Resolve a local "$ref" such as "#/$defs/Thing" inside `schema`. */
 function resolve(schema, node) {
   if (node && node.$ref && node.$ref.startsWith("#/")) {
@@ -35,12 +40,43 @@ function resolve(schema, node) {
   return node;
 }
 
+/** An option's one-line hint, and a link to the rules section that tells it in full. */
+function optionHelp(game, prop, label) {
+  const section = prop["x-motable-rules"];
+  if (!prop.description && !section) return null;
+  const hint = prop.description ? said(prop.description) : null;
+  const rulesLabel = t("rules for {option}", { option: label });
+  return h(
+    "small",
+    { class: "field-help" },
+    hint ? h("span", { class: "field-hint" }, hint) : null,
+    // As each game's line says it: "2–6 players · rules".
+    section
+      ? [
+          prop.description ? " " : "",
+          h(
+            "span",
+            { class: "field-rules" },
+            prop.description ? "· " : "",
+            h(
+              "a",
+              { href: `/rules/${game.id}#${encodeURIComponent(section)}`, target: "_blank", rel: "noopener", "aria-label": rulesLabel },
+              t("rules"),
+            ),
+          ),
+        ]
+      : null,
+  );
+}
+
 // One input per option, chosen by the schema's type; the server validates again.
-function optionField(schema, key, raw) {
+function optionField(game, schema, key, raw) {
   const prop = resolve(schema, raw) || {};
   const id = `opt-${key}`;
-  const label = prop.title || words(key);
-  const help = prop.description ? h("small", { class: "field-help" }, prop.description) : null;
+  const label = prop.title ? said(prop.title) : words(key);
+  const help = optionHelp(game, prop, label);
+  // A choice's values are the game's codes: said in the game's words for them when it has some.
+  const choiceWords = (choice) => said(prop["x-motable-choices"]?.[String(choice)] ?? String(choice));
   const choices = prop.enum || (prop.anyOf || []).map((p) => p.const).filter((v) => v !== undefined);
   if (prop.type === "boolean") {
     return h(
@@ -58,7 +94,7 @@ function optionField(schema, key, raw) {
       h(
         "select",
         { id, name: key, "data-kind": typeof choices[0] === "number" ? "number" : "string" },
-        choices.map((choice) => h("option", { value: String(choice), selected: choice === prop.default }, String(choice))),
+        choices.map((choice) => h("option", { value: String(choice), selected: choice === prop.default }, choiceWords(choice))),
       ),
       help,
     );
@@ -106,7 +142,7 @@ function showOptions() {
     ([key, prop]) => key !== asked && resolve(schema, prop)?.["x-motable-widget"] !== "seat",
   );
   optionsBox.hidden = !properties.length;
-  fill(optionsFields, ...properties.map(([key, prop]) => optionField(schema, key, prop)));
+  fill(optionsFields, ...properties.map(([key, prop]) => optionField(game, schema, key, prop)));
   for (const label of form.querySelectorAll(".game-choice")) {
     label.classList.toggle("is-chosen", label.dataset.game === game?.id);
   }
@@ -129,7 +165,7 @@ async function create(event) {
   const game = selectedGame();
   errorBox.hidden = true;
   if (!name) {
-    errorBox.textContent = "Type your name first, so your friends know who invited them.";
+    errorBox.textContent = t("Type your name first, so your friends know who invited them.");
     errorBox.hidden = false;
     nameInput.focus();
     return;

@@ -4,12 +4,13 @@
 // only its state (waiting for confirmation, on, unsubscribed).
 
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { $, say } from "./room-page.js";
 
 const WORDS = {
-  pending: "Check your inbox: confirm from the email we just sent. Nothing else is sent before that.",
-  confirmed: "Emails are on: one when it's your turn and you're away, at most one an hour, never a card.",
-  unsubscribed: "You unsubscribed. Add an address again to get emails (it needs a new confirmation).",
+  pending: t("Check your inbox: confirm from the email we just sent. Nothing else is sent before that."),
+  confirmed: t("Emails are on: one when it's your turn and you're away, at most one an hour, never a card."),
+  unsubscribed: t("You unsubscribed. Add an address again to get emails (it needs a new confirmation)."),
 };
 
 /** The browser's IANA time zone ("Europe/Paris"), or UTC when it cannot say. */
@@ -82,16 +83,16 @@ export function createAlertPrefs(ctx) {
       h(
         "form",
         { id: "alerts-email-form", class: "alerts-email-form", novalidate: true, onsubmit: addEmail },
-        h("label", { for: "alerts-email", class: "alerts-label" }, "Email me when it's my turn"),
+        h("label", { for: "alerts-email", class: "alerts-label" }, t("Email me when it's my turn")),
         h(
           "div",
           { class: "alerts-row" },
-          h("input", { id: "alerts-email", type: "email", autocomplete: "email", inputmode: "email", maxlength: "254", placeholder: on ? "A new address" : "you@example.org", required: true }),
-          h("button", { class: "button", type: "submit" }, on ? "Change" : "Send confirmation"),
+          h("input", { id: "alerts-email", type: "email", autocomplete: "email", inputmode: "email", maxlength: "254", placeholder: on ? t("A new address") : "you@example.org", required: true }),
+          h("button", { class: "button", type: "submit" }, on ? t("Change") : t("Send confirmation")),
         ),
       ),
       WORDS[state] ? h("p", { id: "alerts-email-state", class: `small alerts-state is-${state}`, role: "status" }, WORDS[state]) : null,
-      on ? h("button", { class: "link-button small", type: "button", onclick: stopEmail }, "Stop emails and forget my address") : null,
+      on ? h("button", { class: "link-button small", type: "button", onclick: stopEmail }, t("Stop emails and forget my address")) : null,
     );
   }
 
@@ -101,14 +102,15 @@ export function createAlertPrefs(ctx) {
     return h(
       "div",
       { class: "alerts-quiet" },
-      h("label", { class: "check" }, h("input", { id: "quiet-toggle", type: "checkbox", checked: Boolean(quiet), onchange: saveQuiet }), " Quiet hours: send nothing"),
+      h("label", { class: "check" }, h("input", { id: "quiet-toggle", type: "checkbox", checked: Boolean(quiet), onchange: saveQuiet }), " ", t("Quiet hours: send nothing")),
       h(
         "div",
         { class: "alerts-row alerts-times" },
-        h("span", { class: "alerts-time" }, h("label", { for: "quiet-from" }, "from"), time("quiet-from", quiet?.from || "22:00")),
-        h("span", { class: "alerts-time" }, h("label", { for: "quiet-to" }, "to"), time("quiet-to", quiet?.to || "08:00")),
+        h("span", { class: "alerts-time" }, // Translators: "Quiet hours: send nothing from [22:00] to [08:00]", each word labels its time.
+        h("label", { for: "quiet-from" }, t("from")), time("quiet-from", quiet?.from || "22:00")),
+        h("span", { class: "alerts-time" }, h("label", { for: "quiet-to" }, t("to")), time("quiet-to", quiet?.to || "08:00")),
       ),
-      h("p", { class: "muted small" }, `Your time: ${quiet?.tz || browserZone()}.`),
+      h("p", { class: "muted small" }, t("Your time: {zone}.", { zone: quiet?.tz || browserZone() })),
     );
   }
 
@@ -119,7 +121,7 @@ export function createAlertPrefs(ctx) {
       box.hidden = true;
       return;
     }
-    fill(box, h("h3", { class: "alerts-title" }, "Alerts away from the table"), emailPart(), quietPart(), h("p", { id: "alerts-error", class: "form-error", role: "alert", hidden: true }));
+    fill(box, h("h3", { class: "alerts-title" }, t("Alerts away from the table")), emailPart(), quietPart(), h("p", { id: "alerts-error", class: "form-error", role: "alert", hidden: true }));
     box.hidden = false;
   }
 

@@ -2,6 +2,8 @@
 // word, so a longer name would be cut without the player knowing. The note shows once the field
 // is full and is read out politely.
 
+import { t } from "./i18n.js";
+
 export function watchNameLimit(input) {
   if (!input || !input.maxLength || input.maxLength < 0 || input.dataset.limitWatched) return;
   input.dataset.limitWatched = "yes";
@@ -13,7 +15,7 @@ export function watchNameLimit(input) {
   const check = () => {
     const full = input.value.length >= input.maxLength;
     note.hidden = !full;
-    note.textContent = full ? `Names keep to ${input.maxLength} characters.` : "";
+    note.textContent = full ? t("Names keep to {num} characters.", { num: input.maxLength }) : "";
   };
   input.addEventListener("input", check);
   check();

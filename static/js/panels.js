@@ -5,6 +5,7 @@
 
 import { fill, h } from "./dom.js";
 import { bestTotal, renderScorepad } from "./scorepad.js";
+import { t } from "./i18n.js";
 
 /** The goal the view carries, where the descriptor's `goal` ({ view_key, reaching, option }) says;
  * null for a game without one (or before there is a view). */
@@ -28,8 +29,8 @@ export function standingOf(game, view) {
  * the game ends once a total reaches it." or "First to 9 wins."; null without a goal. */
 export function goalWords(game, goal) {
   if (goal === null || goal === undefined || !game?.goal) return null;
-  if (game.goal.reaching === "wins") return `First to ${goal} wins.`;
-  if (game.goal.reaching === "ends_game") return `Play to ${goal}: the game ends once a total reaches it.`;
+  if (game.goal.reaching === "wins") return t("First to {num} wins.", { num: goal });
+  if (game.goal.reaching === "ends_game") return t("Play to {num}: the game ends once a total reaches it.", { num: goal });
   return null;
 }
 
@@ -59,7 +60,7 @@ function renderStars(container, room, state, seatName, { winner, live, ties }) {
           { class: mark ? `is-${mark}` : null, "data-seat": seat },
           h("span", { class: "panel-name" }, seatName(seat)),
           h("span", { class: "stars", "aria-hidden": "true" }, "★".repeat(Math.min(total, 20))),
-          h("span", { class: "panel-total" }, String(total), mark ? h("span", { class: "sr-only" }, ` (${mark})`) : null),
+          h("span", { class: "panel-total" }, String(total), mark ? h("span", { class: "sr-only" }, " " + (mark === "winner" ? t("(winner)") : t("(leading)"))) : null),
         );
       }),
     ),
@@ -82,7 +83,7 @@ function renderProgress(container, room, state, seatName, { goal, live }) {
           "li",
           { class: winners.has(seat) ? "is-winner" : null, "data-seat": seat },
           h("span", { class: "panel-name" }, seatName(seat)),
-          h("progress", { class: "track", max: top, value: total, "aria-label": `${seatName(seat)}: ${total}${goal ? ` of ${goal}` : ""}` }),
+          h("progress", { class: "track", max: top, value: total, "aria-label": goal ? t("{name}: {total} of {goal}", { name: seatName(seat), total, goal }) : `${seatName(seat)}: ${total}` }),
           h("span", { class: "panel-total" }, goal ? `${total}/${goal}` : String(total)),
         );
       }),

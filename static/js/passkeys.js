@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { seats, store } from "./storage.js";
 
 // Set once this browser made or used a passkey: attaching more games then signs in with it.
@@ -150,8 +151,8 @@ export async function signIn({ keep = false, attach = [] } = {}) {
 
 /** A WebAuthn failure in words (the player closed the prompt, or no passkey was there). */
 export function passkeyProblem(error) {
-  if (error?.name === "NotAllowedError") return "No passkey was used (the prompt was closed or timed out).";
-  if (error?.name === "InvalidStateError") return "This device already has a passkey for these games.";
-  if (error?.name === "SecurityError") return "Passkeys need this site's secure address (https, or localhost).";
+  if (error?.name === "NotAllowedError") return t("No passkey was used (the prompt was closed or timed out).");
+  if (error?.name === "InvalidStateError") return t("This device already has a passkey for these games.");
+  if (error?.name === "SecurityError") return t("Passkeys need this site's secure address (https, or localhost).");
   return error?.message || String(error);
 }

@@ -4,6 +4,7 @@
 // is pushed to every socket, so the banner follows without polling.
 
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { $, say } from "./room-page.js";
 
 /** ctx: { room(), mySeat(), post(path, body), seatNameOf(seat), refreshRoom() } */
@@ -43,8 +44,8 @@ export function createPause(ctx) {
       delete banner.dataset.asks;
       fill(
         banner,
-        h("p", { class: "pause-text" }, h("strong", {}, "The game is paused."), " No clock runs and no alerts are sent until someone resumes. Moves still count."),
-        seated ? h("div", { class: "pause-buttons" }, button("Resume the game", "resume", true)) : null,
+        h("p", { class: "pause-text" }, h("strong", {}, t("The game is paused.")), " ", t("No clock runs and no alerts are sent until someone resumes. Moves still count.")),
+        seated ? h("div", { class: "pause-buttons" }, button(t("Resume the game"), "resume", true)) : null,
       );
       banner.hidden = false;
       return;
@@ -52,15 +53,15 @@ export function createPause(ctx) {
     if (request) {
       const waiting = request.waiting_for || [];
       const names = waiting.map(ctx.seatNameOf).join(", ");
-      const asker = request.by === me ? "You asked" : `${ctx.seatNameOf(request.by)} asks`;
+      const asked = request.by === me ? t("You asked to pause the game.") : t("{name} asks to pause the game.", { name: ctx.seatNameOf(request.by) });
       const mine = waiting.includes(me);
       banner.className = "pause-banner is-asked";
       if (mine) banner.dataset.asks = `pause-${request.by}-${request.at ?? ""}`;
       else delete banner.dataset.asks;
       fill(
         banner,
-        h("p", { class: "pause-text" }, h("strong", {}, `${asker} to pause the game.`), mine ? " Do you agree? Clocks and alerts stop until someone resumes." : ` Waiting for ${names}.`),
-        mine ? h("div", { class: "pause-buttons" }, button("Agree to pause", "pause/approve", true), button("Refuse", "pause/refuse")) : null,
+        h("p", { class: "pause-text" }, h("strong", {}, asked), " ", mine ? t("Do you agree? Clocks and alerts stop until someone resumes.") : t("Waiting for {names}.", { names })),
+        mine ? h("div", { class: "pause-buttons" }, button(t("Agree to pause"), "pause/approve", true), button(t("Refuse"), "pause/refuse")) : null,
       );
       banner.hidden = false;
       return;

@@ -7,7 +7,8 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { addMessage, chatNews, chatNoteWords, isSeatLine, muteKey, toggleMuted, visibleMessages } from "./people-kit.js";
+import { t } from "./i18n.js";
+import { addMessage, chatNews, chatNoteWords, isSeatLine, muteKey, toggleMuted, visibleMessages, writerName } from "./people-kit.js";
 import { $, say } from "./room-page.js";
 
 /** ctx: { roomId, prefs (people-prefs.js), mySeat(), token(), post(path, body), refreshRoom(),
@@ -24,6 +25,7 @@ export function createChat(ctx) {
   let noteOpen = false;
   let noteTimer = null;
   let chatInView = false;
+  let spectatorsAsked = null; // the host's own change of "spectators may write", until the room says it
 
   function drawNote() {
     const node = $("chat-note");
@@ -34,15 +36,17 @@ export function createChat(ctx) {
       return;
     }
     node.dataset.kind = words.kind;
-    const open = h("button", { class: "button button-small button-primary chat-note-open", type: "button", onclick: openChat }, "Open the chat");
+    const open = h("button", { class: "button button-small button-primary chat-note-open", type: "button", onclick: openChat }, t("Open the chat"));
+    // Translators: a chat message's author, as "Ann:" before the message.
+    const author = t("{name}:", { name: words.name });
     fill(
       node,
       words.kind === "message"
-        ? h("p", { class: "chat-note-text" }, h("b", {}, `${words.name}:`), " ", words.text)
+        ? h("p", { class: "chat-note-text" }, h("b", {}, author), " ", words.text)
         : h("p", { class: "chat-note-text" }, h("span", { class: "chat-note-badge", "aria-hidden": "true" }, String(unread)), " ", words.text),
       open,
       // Put away: the message folds into the unread badge at once.
-      words.kind === "message" ? h("button", { class: "icon-button chat-note-fold", type: "button", "aria-label": "Later", onclick: foldNote }, "✕") : null,
+      words.kind === "message" ? h("button", { class: "icon-button chat-note-fold", type: "button", "aria-label": t("Later"), onclick: foldNote }, "✕") : null,
     );
   }
 
@@ -87,7 +91,10 @@ export function createChat(ctx) {
     $("chat-spectator-name").hidden = me !== null;
     const isHost = me !== null && me === room.host_seat;
     $("chat-spectators-field").hidden = !isHost;
-    $("chat-spectators").checked = Boolean(room.chat_spectators);
+    // While the host's own change is on its way, a redraw from an update that left before it keeps
+    // the box as the host set it; the room's word takes over once it says the same, or on an error.
+    if (spectatorsAsked === Boolean(room.chat_spectators)) spectatorsAsked = null;
+    $("chat-spectators").checked = spectatorsAsked ?? Boolean(room.chat_spectators);
   }
 
   function place(room) {
@@ -110,14 +117,15 @@ export function createChat(ctx) {
     const mine = m.seat !== null && m.seat !== undefined ? m.seat === ctx.mySeat() : myNames.has(m.name);
     const key = muteKey(m);
     const spectator = typeof key === "string";
+    const writer = writerName(m.name, m.seat);
     return h(
       "li",
       { class: `chat-message${mine ? " is-mine" : ""}${spectator ? " is-spectator" : ""}` },
-      h("b", { class: "chat-name" }, m.name),
+      h("b", { class: "chat-name" }, writer),
       " ",
       h("span", { class: "chat-text" }, m.text),
       spectator && !mine
-        ? h("button", { class: "link-button mute-button chat-mute", type: "button", "aria-label": `Mute ${m.name}`, onclick: () => muteSpectator(key) }, "Mute")
+        ? h("button", { class: "link-button mute-button chat-mute", type: "button", "aria-label": t("Mute {name}", { name: writer }), onclick: () => muteSpectator(key) }, t("Mute"))
         : null,
     );
   }
@@ -129,17 +137,18 @@ export function createChat(ctx) {
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     fill(log, shown.map(line));
     $("chat-empty").hidden = shown.length > 0;
-    $("chat-empty").textContent = messages.length ? "Only muted people wrote so far." : "No messages yet. Say hello!";
+    $("chat-empty").textContent = messages.length ? t("Only muted people wrote so far.") : t("No messages yet. Say hello!");
     // Spectators muted here, each with a way to hear them again (players unmute from their row).
     const silenced = muted.filter((key) => typeof key === "string");
     const list = $("chat-muted");
     list.hidden = silenced.length === 0;
     fill(
       list,
-      silenced.length ? h("span", { class: "muted" }, "Muted: ") : null,
-      silenced.map((name) =>
-        h("span", { class: "chat-muted-name" }, name, " ", h("button", { class: "link-button", type: "button", "aria-label": `Unmute ${name}`, onclick: () => muteSpectator(name) }, "Unmute")),
-      ),
+      silenced.length ? [h("span", { class: "muted" }, t("Muted:")), " "] : null,
+      silenced.map((name) => {
+        const writer = writerName(name);
+        return h("span", { class: "chat-muted-name" }, writer, " ", h("button", { class: "link-button", type: "button", "aria-label": t("Unmute {name}", { name: writer }), onclick: () => muteSpectator(name) }, t("Unmute")));
+      }),
     );
     if (atBottom) log.scrollTop = log.scrollHeight;
     ctx.chatShown();
@@ -195,10 +204,13 @@ export function createChat(ctx) {
   }
 
   async function spectatorsChanged(event) {
+    spectatorsAsked = event.currentTarget.checked;
     try {
-      await ctx.post("chat/settings", { spectators: event.currentTarget.checked });
+      await ctx.post("chat/settings", { spectators: spectatorsAsked });
       ctx.refreshRoom();
     } catch (error) {
+      spectatorsAsked = null;
+      ctx.refreshRoom();
       say($("chat-error"), error);
     }
   }

@@ -3,13 +3,16 @@
 // the way back to a seat (a dead seat link, a request for a seat, who may answer it). Tested
 // under `node --test` (tests/js/people-kit.test.mjs).
 
+import { lang, t, tn, tp } from "./i18n.js";
+import { listWords } from "./words.js";
+
 /** The move clocks a room offers (seconds, or null for none) and their words. */
 export const CLOCKS = [
-  [null, "No clock"],
-  [60, "1 minute a move"],
-  [180, "3 minutes a move"],
-  [3600, "1 hour a move"],
-  [86400, "1 day a move"],
+  [null, t("No clock")],
+  [60, t("1 minute a move")],
+  [180, t("3 minutes a move")],
+  [3600, t("1 hour a move")],
+  [86400, t("1 day a move")],
 ];
 
 /** A chat message others wrote that this reader should hear of while the chat is out of sight:
@@ -20,16 +23,27 @@ export function chatNews(message, mySeat, muted) {
   return !muted.includes(muteKey(message));
 }
 
+/** A writer's name in the reader's words. The server keeps a spectator's as the chat first showed
+ * it in English, "Cy (watching)" or "Spectator" (the muted list keys on that); a player's is their
+ * own name. */
+export function writerName(name, seat = null) {
+  const text = String(name ?? "");
+  if (seat !== null && seat !== undefined) return text;
+  if (text === "Spectator") return t("Spectator");
+  const watching = text.match(/^(.*) \(watching\)$/s);
+  return watching ? t("{name} (watching)", { name: watching[1] }) : text;
+}
+
 /** The chat note floating at the foot of the screen while the chat is out of sight: the newest
  * message for a moment ("Bo: oops", at most `limit` characters), then a badge with the unread
  * count ("2 new messages"). null when nothing is unread. */
 export function chatNoteWords(unread, latest, { open = true, limit = 120 } = {}) {
   if (!unread) return null;
-  const count = unread === 1 ? "1 new message" : `${unread} new messages`;
+  const count = tn("{num} new message", "{num} new messages", unread);
   if (!open || !latest) return { kind: "badge", text: count };
   const text = String(latest.text ?? "");
   const cut = [...text].length > limit ? `${[...text].slice(0, limit - 1).join("")}…` : text;
-  return { kind: "message", name: latest.name, text: cut, count };
+  return { kind: "message", name: writerName(latest.name, latest.seat), text: cut, count };
 }
 
 /** The first grapheme of a name, upper-cased: "🦊 Fox" gives "🦊", "Zoë" gives "Z", an emoji
@@ -54,22 +68,22 @@ export function countdownWords(ms) {
   const hours = Math.floor((total % 86400) / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = total % 60;
-  if (days > 0) return `${days} d ${hours} h`;
-  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, "0")} min`;
+  if (days > 0) return t("{days} d {hours} h", { days, hours });
+  if (hours > 0) return t("{hours} h {minutes} min", { hours, minutes: String(minutes).padStart(2, "0") });
   return `${minutes}:${String(seconds).padStart(2, "0")}`;
 }
 
 /** How long someone has been away, in words: "away" under a minute, then "gone 3 min", "gone 2 h". */
 export function presenceWords(seat, now = Date.now()) {
-  if (seat.bot) return { kind: "bot", words: "bot" };
-  if (seat.stand_in) return { kind: "stand-in", words: "bot playing" };
-  if (seat.connected || !seat.away_since) return { kind: "here", words: "here" };
+  if (seat.bot) return { kind: "bot", words: t("bot") };
+  if (seat.stand_in) return { kind: "stand-in", words: t("bot playing") };
+  if (seat.connected || !seat.away_since) return { kind: "here", words: t("here") };
   const minutes = Math.floor((now - Date.parse(seat.away_since)) / 60000);
-  if (minutes < 1) return { kind: "away", words: "away" };
-  if (minutes < 60) return { kind: "gone", words: `gone ${minutes} min` };
+  if (minutes < 1) return { kind: "away", words: t("away") };
+  if (minutes < 60) return { kind: "gone", words: t("gone {num} min", { num: minutes }) };
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return { kind: "gone", words: `gone ${hours} h` };
-  return { kind: "gone", words: `gone ${Math.floor(hours / 24)} days` };
+  if (hours < 48) return { kind: "gone", words: t("gone {num} h", { num: hours }) };
+  return { kind: "gone", words: tn("gone {num} day", "gone {num} days", Math.floor(hours / 24)) };
 }
 
 /** Seconds a seat has been away (0 while here, or for a bot). */
@@ -162,6 +176,7 @@ const DAY_FORMAT = { weekday: "short", day: "numeric", month: "short", hour: "2-
 export function dayWords(iso, timeZone) {
   const date = new Date(iso ?? NaN);
   if (!iso || Number.isNaN(date.getTime())) return "";
+  if (lang !== "en") return new Intl.DateTimeFormat(lang, { ...DAY_FORMAT, timeZone }).format(date);
   const parts = {};
   for (const part of new Intl.DateTimeFormat("en-GB", { ...DAY_FORMAT, timeZone }).formatToParts(date)) {
     parts[part.type] = part.value;
@@ -181,8 +196,9 @@ export function hourWords(iso, timeZone) {
   return `${parts.hour}:${parts.minute}`;
 }
 
-function possessive(name) {
-  return name ? `${name}'s` : "this";
+// A seat's holder when the answer names nobody.
+function holderName(name) {
+  return name || t("this player");
 }
 
 /**
@@ -193,39 +209,52 @@ function possessive(name) {
  * (not a link just opened). `nameOf(seat)` names a seat for "asking".
  */
 export function deadLinkWords(check, { handedOver = false, stored = false, timeZone, nameOf = () => "" } = {}) {
-  const lead = "This seat link no longer works";
-  const when = (body) => {
-    const day = dayWords(body.at, timeZone);
-    return day ? ` on ${day}` : "";
-  };
+  const day = dayWords(check?.at, timeZone);
+  const name = holderName(check?.name);
+  const by = check?.by;
   switch (check?.status) {
     case "valid":
       return { kind: "valid", text: "" };
     case "moved": {
       if (handedOver) {
-        return { kind: "moved", calm: true, text: `You moved ${possessive(check.name)} seat to your other device${when(check)}: play there. This page now watches.` };
+        const text = day
+          ? t("You moved {name}'s seat to your other device on {day}: play there. This page now watches.", { name, day })
+          : t("You moved {name}'s seat to your other device: play there. This page now watches.", { name });
+        return { kind: "moved", calm: true, text };
       }
-      const by = check.by ? `, approved by ${check.by}` : "";
-      return { kind: "moved", text: `${lead}: ${possessive(check.name)} seat moved to another device${when(check)}${by}.` };
+      let text;
+      if (day && by) text = t("This seat link no longer works: {name}'s seat moved to another device on {day}, approved by {by}.", { name, day, by });
+      else if (day) text = t("This seat link no longer works: {name}'s seat moved to another device on {day}.", { name, day });
+      else if (by) text = t("This seat link no longer works: {name}'s seat moved to another device, approved by {by}.", { name, by });
+      else text = t("This seat link no longer works: {name}'s seat moved to another device.", { name });
+      return { kind: "moved", text };
     }
-    case "left":
-      return { kind: "left", text: `${lead}: you left this game${when(check)}, a bot plays your seat.` };
+    case "left": {
+      const text = day
+        ? t("This seat link no longer works: you left this game on {day}, a bot plays your seat.", { day })
+        : t("This seat link no longer works: you left this game, a bot plays your seat.");
+      return { kind: "left", text };
+    }
     case "removed": {
-      const who = check.by ? `the host (${check.by})` : "the host";
-      return { kind: "removed", text: `${lead}: ${who} removed ${possessive(check.name)} seat${when(check)}; a bot plays it now.` };
+      let text;
+      if (day && by) text = t("This seat link no longer works: the host ({by}) removed {name}'s seat on {day}; a bot plays it now.", { name, day, by });
+      else if (day) text = t("This seat link no longer works: the host removed {name}'s seat on {day}; a bot plays it now.", { name, day });
+      else if (by) text = t("This seat link no longer works: the host ({by}) removed {name}'s seat; a bot plays it now.", { name, by });
+      else text = t("This seat link no longer works: the host removed {name}'s seat; a bot plays it now.", { name });
+      return { kind: "removed", text };
     }
     case "unknown":
       return stored
-        ? { kind: "unknown", text: "This browser's seat is not known here any more (the game may have been reset)." }
-        : { kind: "unknown", text: "This seat link is not valid (it may be cut short)." };
+        ? { kind: "unknown", text: t("This browser's seat is not known here any more (the game may have been reset).") }
+        : { kind: "unknown", text: t("This seat link is not valid (it may be cut short).") };
     case "asking": {
       const request = check.request || {};
       const seat = request.seat ?? check.seat;
-      const name = nameOf(seat);
-      return { kind: "asking", text: `This link is your request for ${possessive(name)} seat: it works once the request is approved.` };
+      const text = t("This link is your request for {name}'s seat: it works once the request is approved.", { name: holderName(nameOf(seat)) });
+      return { kind: "asking", text };
     }
     default:
-      return { kind: "gone", text: `${lead}: the server does not know it any more.` };
+      return { kind: "gone", text: t("This seat link no longer works: the server does not know it any more.") };
   }
 }
 
@@ -252,10 +281,9 @@ export function mayAnswer(request, mySeat) {
 }
 
 function approverNames(request, nameOf, mySeat = null) {
-  const names = (request.approvals || []).map((seat) => (seat === mySeat ? "You" : nameOf(seat))).filter(Boolean);
-  if (!names.length) return "a player";
-  if (names.length === 1) return names[0];
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  const names = (request.approvals || []).map((seat) => (seat === mySeat ? tp("approved by", "You") : nameOf(seat))).filter(Boolean);
+  if (!names.length) return t("a player");
+  return listWords(names);
 }
 
 /**
@@ -266,12 +294,13 @@ function approverNames(request, nameOf, mySeat = null) {
 export function holderNotice(request, nameOf, { timeZone } = {}) {
   if ((request.status ?? "pending") === "waiting") {
     const at = hourWords(request.effective_at, timeZone);
-    return {
-      kind: "waiting",
-      text: `${approverNames(request, nameOf)} approved moving your seat to another device; it moves ${at ? `at ${at}` : "soon"}. Refuse if this was not you.`,
-    };
+    const who = approverNames(request, nameOf);
+    const text = at
+      ? t("{who} approved moving your seat to another device; it moves at {at}. Refuse if this was not you.", { who, at })
+      : t("{who} approved moving your seat to another device; it moves soon. Refuse if this was not you.", { who });
+    return { kind: "waiting", text };
   }
-  return { kind: "ask", text: "Someone asks for your seat from another device. Is it you?" };
+  return { kind: "ask", text: t("Someone asks for your seat from another device. Is it you?") };
 }
 
 /** A request on someone else's seat, as the other players read it. */
@@ -279,14 +308,17 @@ export function requestWords(request, nameOf, mySeat, { timeZone } = {}) {
   const holder = nameOf(request.seat);
   if ((request.status ?? "pending") === "waiting") {
     const at = hourWords(request.effective_at, timeZone);
-    return `${approverNames(request, nameOf, mySeat)} approved moving ${holder}'s seat to another device; it moves ${at ? `at ${at} ` : ""}unless ${holder} refuses.`;
+    const who = approverNames(request, nameOf, mySeat);
+    return at
+      ? t("{who} approved moving {holder}'s seat to another device; it moves at {at} unless {holder} refuses.", { who, holder, at })
+      : t("{who} approved moving {holder}'s seat to another device; it moves unless {holder} refuses.", { who, holder });
   }
   const approvals = request.approvals || [];
   if (mySeat !== null && mySeat !== undefined && approvals.includes(mySeat)) {
-    return `Someone asks for ${holder}'s seat. You approved; more players must approve too.`;
+    return t("Someone asks for {holder}'s seat. You approved; more players must approve too.", { holder });
   }
-  if (approvals.length) return `Someone asks for ${holder}'s seat; ${approverNames(request, nameOf)} approved.`;
-  return `Someone asks for ${holder}'s seat.`;
+  if (approvals.length) return t("Someone asks for {holder}'s seat; {who} approved.", { holder, who: approverNames(request, nameOf) });
+  return t("Someone asks for {holder}'s seat.", { holder });
 }
 
 /**
@@ -296,21 +328,26 @@ export function requestWords(request, nameOf, mySeat, { timeZone } = {}) {
  * (its approvals name who approved).
  */
 export function askerWords(status, request, { listed = null, nameOf = () => "", timeZone } = {}) {
-  const name = request.name || nameOf(request.seat) || "that";
+  const name = request.name || nameOf(request.seat) || t("this player");
   switch (status) {
     case "waiting": {
       const effective = listed?.effective_at ?? request.effective_at;
       const at = hourWords(effective, timeZone);
-      const by = listed?.approvals?.length ? `Approved by ${approverNames(listed, nameOf)}` : "Approved";
-      return { text: `${by}: the seat moves to you ${at ? `at ${at} ` : "soon "}unless ${name} refuses.`, done: false, again: false };
+      const who = listed?.approvals?.length ? approverNames(listed, nameOf) : null;
+      let text;
+      if (who && at) text = t("Approved by {who}: the seat moves to you at {at} unless {name} refuses.", { who, at, name });
+      else if (who) text = t("Approved by {who}: the seat moves to you soon unless {name} refuses.", { who, name });
+      else if (at) text = t("Approved: the seat moves to you at {at} unless {name} refuses.", { at, name });
+      else text = t("Approved: the seat moves to you soon unless {name} refuses.", { name });
+      return { text, done: false, again: false };
     }
     case "approved":
-      return { text: `Approved: you play as ${name} now.`, done: true, again: false };
+      return { text: t("Approved: you play as {name} now.", { name }), done: true, again: false };
     case "refused":
-      return { text: `Your request for ${name}'s seat was refused.`, done: true, again: true };
+      return { text: t("Your request for {name}'s seat was refused.", { name }), done: true, again: true };
     case "expired":
-      return { text: `Nobody answered your request for ${name}'s seat in time.`, done: true, again: true };
+      return { text: t("Nobody answered your request for {name}'s seat in time.", { name }), done: true, again: true };
     default:
-      return { text: `Asked for ${name}'s seat: waiting for ${name} (or the table) to approve.`, done: false, again: false };
+      return { text: t("Asked for {name}'s seat: waiting for {name} (or the table) to approve.", { name }), done: false, again: false };
   }
 }

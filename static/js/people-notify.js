@@ -2,6 +2,7 @@
 // only while the page is hidden (`shouldNotify`, DOM-free, in people-kit.js).
 
 import { shouldNotify } from "./people-kit.js";
+import { t } from "./i18n.js";
 import { $, say } from "./room-page.js";
 
 export function notificationPermission() {
@@ -25,13 +26,13 @@ export function createNotify(ctx) {
     }
     if (notificationPermission() === "unsupported") {
       box.checked = false;
-      say($("seat-dialog-error"), new Error("This browser cannot show notifications."));
+      say($("seat-dialog-error"), new Error(t("This browser cannot show notifications.")));
       return;
     }
     const permission = notificationPermission() === "granted" ? "granted" : await Notification.requestPermission();
     box.checked = permission === "granted";
     prefs.setNotify(box.checked);
-    if (!box.checked) say($("seat-dialog-error"), new Error("Notifications are blocked for this site in the browser's settings."));
+    if (!box.checked) say($("seat-dialog-error"), new Error(t("Notifications are blocked for this site in the browser's settings.")));
   }
 
   function turn(myTurn, wasMyTurn) {
@@ -44,7 +45,7 @@ export function createNotify(ctx) {
     });
     if (!shown) return false;
     try {
-      const note = new Notification(`Your turn · ${ctx.title()}`, { body: "The table is waiting for you.", tag: `motable-${ctx.roomId}` });
+      const note = new Notification(t("Your turn · {game}", { game: ctx.title() }), { body: t("The table is waiting for you."), tag: `motable-${ctx.roomId}` });
       note.onclick = () => {
         window.focus();
         note.close();

@@ -7,6 +7,7 @@
 // chat message.
 
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 import { createAlertPrefs } from "./mail.js";
 import { createPause } from "./pause.js";
 import { createChat } from "./people-chat.js";
@@ -38,7 +39,7 @@ export function createPeople(ctx) {
   /** A seat's name as the room body has it ("Seat 3" if it is not listed, "" for no seat). */
   const seatNameOf = (seat) => {
     if (seat === null || seat === undefined) return "";
-    return room()?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`;
+    return room()?.seats?.find((s) => s.seat === seat)?.name || t("Seat {num}", { num: seat + 1 });
   };
 
   const chat = createChat({ roomId, prefs, mySeat, token, post, refreshRoom: commands.refreshRoom, chatShown: ctx.chatShown });

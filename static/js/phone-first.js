@@ -75,22 +75,28 @@ export function bringChoicesIntoView(table) {
 }
 
 /**
- * `createPhoneFirst()` → { after(table, { key, acting, seat, blocked }) }: call after each table
- * render with the match's key (a new key: a new match on this page), whether this page has a move
- * to make and the seat it acts as. It scrolls when the match is new to the page or the page's turn
- * just came: it had no move before, or (around one device) the device went to another player who
- * has one.
+ * `createPhoneFirst()` → { after(table, { key, acting, seat, step, blocked }) }: call after each
+ * table render with the match's key (a new key: a new match on this page), whether this page has a
+ * move to make, the seat it acts as and the table's step (the state's version: a move made). It
+ * scrolls when the match is new to the page or the page's turn just came: it had no move before,
+ * (around one device) the device went to another player who has one, or a move was made and this
+ * page has moves to make after it, its own move included (Mokuru's next step of your turn, your
+ * verdict on a trick, a Mooki Island card's side after its take). A redraw of the same step (chat,
+ * presence, a countdown) never scrolls, and nothing moves when the moves are in view already.
  */
 export function createPhoneFirst() {
   let shownKey = null;
   let wasActing = false;
   let wasSeat = null;
+  let wasStep = null;
   return {
-    after(table, { key, acting, seat = null, blocked = false }) {
+    after(table, { key, acting, seat = null, step = null, blocked = false }) {
       const fresh = key !== shownKey;
-      const turnCame = acting && (!wasActing || seat !== wasSeat);
+      const moved = step !== null && wasStep !== null && step !== wasStep;
+      const turnCame = acting && (!wasActing || seat !== wasSeat || moved);
       wasActing = acting;
       wasSeat = seat;
+      wasStep = step;
       if (blocked) return;
       if (fresh || turnCame) {
         shownKey = key;

@@ -4,15 +4,18 @@
 
 import { heldSeats } from "./device.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { CLOCKS, countdownWords, mayRemove, mayStandIn, openRequests, presenceWords, toggleMuted } from "./people-kit.js";
 import { $, say } from "./room-page.js";
 import { seatAvatar } from "./seat-style.js";
 import { seats as storedSeats } from "./storage.js";
 
+/** The room's move clock as the host's choice says it: "1 minute a move", "45 s a move". */
 export function clockWords(seconds) {
   const named = CLOCKS.find(([value]) => value === seconds);
-  if (named) return named[1].replace(" a move", "");
-  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+  if (named) return named[1];
+  const span = seconds < 120 ? t("{num} s", { num: seconds }) : t("{num} min", { num: Math.round(seconds / 60) });
+  return t("{span} a move", { span });
 }
 
 /** ctx: { roomId, prefs (people-prefs.js), room(), mySeat(), post(path, body, method), refreshRoom(),
@@ -39,13 +42,13 @@ export function createPresence(ctx) {
     const isMuted = prefs.muted().includes(seat.seat);
     const buttons = [];
     if (mayStandIn(room, state, seat, me, now)) {
-      buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => seatAction(`seats/${seat.seat}/bot`) }, "Let a bot play"));
+      buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => seatAction(`seats/${seat.seat}/bot`) }, t("Let a bot play")));
     }
     if (seat.stand_in && seat.seat === me) {
-      buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => seatAction(`seats/${seat.seat}/bot`, "DELETE") }, "I'm back: play myself"));
+      buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => seatAction(`seats/${seat.seat}/bot`, "DELETE") }, t("I'm back: play myself")));
     }
     if (mayRemove(room, seat, me, now)) {
-      buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => seatAction(`seats/${seat.seat}/remove`) }, "Remove"));
+      buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => seatAction(`seats/${seat.seat}/remove`) }, t("Remove")));
     }
     // Muting is for someone else's chat: not for a bot, nor for a player sharing this device.
     const here = heldSeats(storedSeats.get(ctx.roomId)).some((held) => held.seat === seat.seat);
@@ -63,7 +66,7 @@ export function createPresence(ctx) {
               ctx.drawChat();
             },
           },
-          isMuted ? "Unmute" : "Mute",
+          isMuted ? t("Unmute") : t("Mute"),
         ),
       );
     }
@@ -75,8 +78,8 @@ export function createPresence(ctx) {
         "span",
         { class: "people-name", title: seat.name },
         seat.name,
-        seat.seat === me ? h("span", { class: "tag" }, "you") : null,
-        seat.seat === room.host_seat ? h("span", { class: "tag" }, "host") : null,
+        seat.seat === me ? h("span", { class: "tag" }, t("you")) : null,
+        seat.seat === room.host_seat ? h("span", { class: "tag" }, t("host")) : null,
       ),
       h("span", { class: `presence is-${presence.kind}` }, presence.words),
       clock,
@@ -105,7 +108,7 @@ export function createPresence(ctx) {
   }
 
   function drawClock(room) {
-    $("people-clock").textContent = room.clock ? `Clock: ${clockWords(room.clock)} a move` : "";
+    $("people-clock").textContent = room.clock ? t("Clock: {clock}", { clock: clockWords(room.clock) }) : "";
   }
 
   function updateClockChoice(room) {
@@ -120,7 +123,7 @@ export function createPresence(ctx) {
     }
     const value = room.clock === null || room.clock === undefined ? "" : String(room.clock);
     if (![...select.options].some((o) => o.value === value)) {
-      select.append(h("option", { value }, `${clockWords(room.clock)} a move`));
+      select.append(h("option", { value }, clockWords(room.clock)));
     }
     if (document.activeElement !== select) select.value = value;
   }
@@ -165,7 +168,7 @@ export function createPresence(ctx) {
     lastTick = now;
     for (const node of document.querySelectorAll(".countdown[data-deadline]")) {
       const left = Date.parse(node.dataset.deadline) - now;
-      node.textContent = left > 0 ? countdownWords(left) : "time's up";
+      node.textContent = left > 0 ? countdownWords(left) : t("time's up");
       node.classList.toggle("is-late", left <= 0);
       node.classList.toggle("is-short", left > 0 && left < 15000);
     }

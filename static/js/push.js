@@ -5,6 +5,8 @@
 //
 // The DOM-free parts (exported) are tested in tests/js/push.test.mjs.
 
+import { t } from "./i18n.js";
+
 export const PUSH_KEY = "motable.push"; // { roomId: endpoint } of the rooms this browser asked alerts for
 export const OFFERED_KEY = "motable.push-offered";
 export const WAITING_KEY = "motable.waiting"; // { roomId: true } of the rooms waiting for this browser
@@ -22,18 +24,18 @@ function readJson(storage, key) {
  *  message ("Registration failed - permission denied"). DOM-free. */
 export function alertTrouble(error, on = true) {
   const said = `${error?.name || ""} ${error?.message || error || ""}`.toLowerCase();
-  if (!on) return "Alerts could not be turned off just now. Try again in a moment.";
+  if (!on) return t("Alerts could not be turned off just now. Try again in a moment.");
   if (said.includes("notallowed") || said.includes("permission") || said.includes("denied")) {
-    return BLOCKED;
+    return BLOCKED();
   }
   if (said.includes("abort") || said.includes("push service") || said.includes("network")) {
-    return "Your browser's alert service could not be reached. Try again in a moment; email alerts work meanwhile.";
+    return t("Your browser's alert service could not be reached. Try again in a moment; email alerts work meanwhile.");
   }
-  return "Alerts could not be turned on here. Try again, or use email alerts instead.";
+  return t("Alerts could not be turned on here. Try again, or use email alerts instead.");
 }
 
-const BLOCKED =
-  "Your browser is set to refuse alerts from this site. To allow them, open the site's settings (the icon next to the address) and allow notifications, then tick the box again.";
+const BLOCKED = () =>
+  t("Your browser is set to refuse alerts from this site. To allow them, open the site's settings (the icon next to the address) and allow notifications, then tick the box again.");
 
 /** The server's base64url public key as the bytes `applicationServerKey` takes. */
 export function keyBytes(base64url) {
@@ -110,10 +112,10 @@ export function createPush(ctx) {
     // While a change is under way the box shows what was asked for; then what is true.
     if (!busy) box.checked = subscribedHere() && env().permission === "granted";
     box.disabled = busy || (can !== "ok" && !box.checked);
-    if (can === "unsupported") status("This browser cannot show alerts from a closed page.");
-    else if (can === "insecure") status("Alerts need the site's https:// address.");
-    else if (can === "blocked") status(BLOCKED);
-    else if (!busy) status(box.checked ? "On: this device is alerted for this game." : "");
+    if (can === "unsupported") status(t("This browser cannot show alerts from a closed page."));
+    else if (can === "insecure") status(t("Alerts need the site's https:// address."));
+    else if (can === "blocked") status(BLOCKED());
+    else if (!busy) status(box.checked ? t("On: this device is alerted for this game.") : "");
   }
 
   async function subscribe() {
@@ -121,7 +123,7 @@ export function createPush(ctx) {
     if (!seat) return false;
     const permission = await Notification.requestPermission();
     if (permission !== "granted") {
-      status(permission === "denied" ? BLOCKED : "Alerts stay off: the browser was not allowed to show them. Tick the box again to be asked once more.");
+      status(permission === "denied" ? BLOCKED() : t("Alerts stay off: the browser was not allowed to show them. Tick the box again to be asked once more."));
       return false;
     }
     const registration = await nav.serviceWorker.register("/sw.js", { scope: "/" });
@@ -147,7 +149,7 @@ export function createPush(ctx) {
 
   async function set(on) {
     busy = true;
-    status(on ? "Turning alerts on…" : "Turning alerts off…");
+    status(on ? t("Turning alerts on…") : t("Turning alerts off…"));
     render();
     try {
       if (on) await subscribe();

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { readAddress, ReplaySteps, replayAddress } from "./replay-steps.js";
 import { loadTable } from "./table-loader.js";
 
@@ -14,13 +15,22 @@ const $ = (id) => document.getElementById(id);
 const page = { room: null, module: null, steps: null, viewpoint: "spectator", step: 0, timer: null, tables: [] };
 
 function seatName(seat) {
-  return page.room?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`;
+  return page.room?.seats?.find((s) => s.seat === seat)?.name || t("Seat {num}", { num: seat + 1 });
 }
 
+/** Where the table is seen from, as the end of the line under the controls. */
 function viewpointWords(viewpoint) {
-  if (viewpoint === "all") return "every hand open";
-  if (viewpoint === "spectator") return "a spectator's seat";
-  return `${seatName(viewpoint)}'s seat`;
+  if (viewpoint === "all") return t("seen from every hand open");
+  if (viewpoint === "spectator") return t("seen from a spectator's seat");
+  return t("seen from {name}'s seat", { name: seatName(viewpoint) });
+}
+
+/** Who made step `step`'s move. */
+function moverWords(step) {
+  if (!step) return t("The cards are dealt");
+  // A takeback is a log entry of its own, `{"takeback": seq}` (docs/playing.md, "Takeback").
+  if (Number.isInteger(step.action?.takeback)) return t("{name} took back their move", { name: seatName(step.seat) });
+  return t("{name} moved", { name: seatName(step.seat) });
 }
 
 /** One mounted table per hand shown: the chosen seat's, or every seat's side by side. */
@@ -31,15 +41,17 @@ function mountTables() {
   holder.classList.toggle("is-all", page.viewpoint === "all");
   page.tables = seatsShown.map((seat) => {
     const node = h("div", { class: "table-area replay-table", "data-seat": seat ?? "spectator" });
+    const frameLabel = seat === null ? t("The table") : t("{name}'s view", { name: seatName(seat) });
+    const handTitle = seat === null ? null : t("{name}'s hand", { name: seatName(seat) });
     const frame = h(
       "section",
-      { class: "replay-frame", "aria-label": seat === null ? "The table" : `${seatName(seat)}'s view` },
-      page.viewpoint === "all" ? h("h2", { class: "replay-frame-title" }, `${seatName(seat)}'s hand`) : null,
+      { class: "replay-frame", "aria-label": frameLabel },
+      page.viewpoint === "all" ? h("h2", { class: "replay-frame-title" }, handTitle) : null,
       node,
     );
     holder.append(frame);
     const renderer = page.module.mount(node, {
-      act: () => Promise.reject(new Error("a replay cannot be played")),
+      act: () => Promise.reject(new Error(t("a replay cannot be played"))),
       seatName,
       announce: () => {},
       mySeat: seat,
@@ -59,11 +71,10 @@ function draw() {
   }
   $("replay-slider").max = String(page.steps.length);
   $("replay-slider").value = String(page.step);
-  const step = page.steps.action(page.step);
-  // A takeback is a log entry of its own, `{"takeback": seq}` (docs/playing.md, "Takeback").
-  const undone = step && Number.isInteger(step.action?.takeback);
-  const who = !step ? "The cards are dealt" : undone ? `${seatName(step.seat)} took back their move` : `${seatName(step.seat)} moved`;
-  $("replay-where").textContent = `Move ${page.step} of ${page.steps.length} · ${who} · seen from ${viewpointWords(page.viewpoint)}`;
+  const who = moverWords(page.steps.action(page.step));
+  const seen = viewpointWords(page.viewpoint);
+  // Translators: {who} is who moved ("Bo moved"), {seen} where the table is seen from.
+  $("replay-where").textContent = t("Move {step} of {total} · {who} · {seen}", { step: page.step, total: page.steps.length, who, seen });
   const address = replayAddress(location.pathname, page.viewpoint, page.step);
   history.replaceState(null, "", address);
   $("replay-link").value = new URL(address, location.href).href;
@@ -82,14 +93,14 @@ function play() {
   if (page.step === page.steps.length) page.step = 0;
   clearInterval(page.timer);
   page.timer = setInterval(() => go(page.step + 1), Number($("replay-speed").value));
-  $("replay-play").textContent = "Pause";
+  $("replay-play").textContent = t("Pause");
   $("replay-play").setAttribute("aria-pressed", "true");
 }
 
 function pause() {
   clearInterval(page.timer);
   page.timer = null;
-  $("replay-play").textContent = "Play";
+  $("replay-play").textContent = t("Play");
   $("replay-play").setAttribute("aria-pressed", "false");
 }
 
@@ -110,9 +121,9 @@ async function init() {
   const select = $("replay-viewpoint");
   fill(
     select,
-    h("option", { value: "spectator" }, "A spectator (no hands)"),
-    page.room.seats.map((s) => h("option", { value: String(s.seat) }, `${s.name}'s seat`)),
-    h("option", { value: "all" }, "Every hand open"),
+    h("option", { value: "spectator" }, t("A spectator (no hands)")),
+    page.room.seats.map((s) => h("option", { value: String(s.seat) }, t("{name}'s seat", { name: s.name }))),
+    h("option", { value: "all" }, t("Every hand open")),
   );
   select.value = String(chosen.viewpoint);
   select.addEventListener("change", () => {
@@ -130,13 +141,13 @@ async function init() {
     const button = event.currentTarget;
     try {
       await navigator.clipboard.writeText($("replay-link").value);
-      button.textContent = "Copied!";
+      button.textContent = t("Copied!");
     } catch {
       $("replay-link").select();
-      button.textContent = "Press Ctrl+C";
+      button.textContent = t("Press Ctrl+C");
     }
     setTimeout(() => {
-      button.textContent = "Copy link";
+      button.textContent = t("Copy link");
     }, 1800);
   });
   document.addEventListener("keydown", (event) => {
@@ -148,5 +159,5 @@ async function init() {
 }
 
 init().catch((error) => {
-  $("replay-where").textContent = `The replay could not be loaded: ${error.message}`;
+  $("replay-where").textContent = t("The replay could not be loaded: {reason}", { reason: error.message });
 });

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { dueSeat, heldSeats, mustPass, withLocal } from "./device.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { $, announce, showError, showMoveError } from "./room-page.js";
 import { descriptorOf } from "./room-state.js";
 import { seats } from "./storage.js";
@@ -100,7 +101,7 @@ export function createDevice(ctx) {
         try {
           await connection.act(action);
         } catch (error) {
-          showMoveError(error?.message || "That move could not be made.");
+          showMoveError(error?.message || t("That move could not be made."));
           connection.resync();
         }
       };
@@ -153,12 +154,12 @@ export function createDevice(ctx) {
       screen.dataset.seat = String(next.seat);
       fill(
         screen,
-        h("h2", { tabindex: "-1" }, `Pass the device to ${name}`),
-        h("p", {}, `It is ${name}'s turn. Everyone else's cards are hidden; ${name}, tap when only you can see the screen.`),
-        h("button", { class: "button button-primary pass-ready", type: "button", onclick: reveal }, `I'm ${name}: show my table`),
+        h("h2", { tabindex: "-1" }, t("Pass the device to {name}", { name })),
+        h("p", {}, t("It is {name}'s turn. Everyone else's cards are hidden; {name}, tap when only you can see the screen.", { name })),
+        h("button", { class: "button button-primary pass-ready", type: "button", onclick: reveal }, t("I'm {name}: show my table", { name })),
       );
       screen.querySelector("h2").focus();
-      announce(`Pass the device to ${name}.`);
+      announce(t("Pass the device to {name}.", { name }));
     }
     return true;
   }
@@ -179,20 +180,20 @@ export function createDevice(ctx) {
   function renderLocalPlayers() {
     let box = $("device-players");
     if (!box) {
-      const input = h("input", { id: "device-name", maxlength: "24", placeholder: "e.g. Cy", autocomplete: "off", "aria-label": "Name of a player on this device" });
+      const input = h("input", { id: "device-name", maxlength: "24", placeholder: t("e.g. Cy"), autocomplete: "off", "aria-label": t("Name of a player on this device") });
       box = h(
         "form",
         { id: "device-players", class: "device-players", onsubmit: addLocalPlayer },
-        h("h3", {}, "Players on this device"),
-        h("p", { class: "muted small" }, "Playing around one phone or tablet? Add each player here; the page hands the device to whoever is due."),
+        h("h3", {}, t("Players on this device")),
+        h("p", { class: "muted small" }, t("Playing around one phone or tablet? Add each player here; the page hands the device to whoever is due.")),
         h("ul", { id: "device-list", class: "device-list" }),
-        h("div", { class: "device-add" }, h("label", { class: "field" }, h("span", {}, "Name"), input), h("button", { id: "device-add", class: "button", type: "submit" }, "Add on this device")),
+        h("div", { class: "device-add" }, h("label", { class: "field" }, h("span", {}, t("Name")), input), h("button", { id: "device-add", class: "button", type: "submit" }, t("Add on this device"))),
         h("p", { id: "device-error", class: "form-error", role: "alert", hidden: true }),
       );
       $("host-tools").append(box);
     }
     const held = heldSeats(seats.get(roomId));
-    fill($("device-list"), held.map((s) => h("li", {}, s.name, s.seat === held[0].seat ? " (you)" : "")));
+    fill($("device-list"), held.map((s) => h("li", {}, s.seat === held[0].seat ? t("{name} (you)", { name: s.name }) : s.name)));
   }
 
   async function addLocalPlayer(event) {
@@ -200,7 +201,7 @@ export function createDevice(ctx) {
     const input = $("device-name");
     const name = input.value.trim();
     if (!name) {
-      showError("device-error", new Error("Type the player's name."));
+      showError("device-error", new Error(t("Type the player's name.")));
       return;
     }
     $("device-add").disabled = true;

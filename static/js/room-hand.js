@@ -8,6 +8,7 @@ import { h } from "./dom.js";
 import { standingOf, totalsOf } from "./panels.js";
 import { descriptorOf } from "./room-state.js";
 import { handOffered, handView, screenTurn } from "./screen-words.js";
+import { t } from "./i18n.js";
 
 /** ctx: { rs, roomId, seatName(seat) } */
 export function createHandView(ctx) {
@@ -34,8 +35,8 @@ export function createHandView(ctx) {
 
   const turn = h("p", { class: "hand-turn", "aria-live": "polite" });
   const score = h("p", { class: "hand-score" });
-  const toggle = h("button", { class: "button button-small hand-toggle", type: "button", "aria-pressed": "false" }, "Show table");
-  const bar = h("section", { id: "hand-bar", class: "hand-bar", hidden: true, "aria-label": "Your hand" }, turn, score, toggle);
+  const toggle = h("button", { class: "button button-small hand-toggle", type: "button", "aria-pressed": "false" }, t("Show table"));
+  const bar = h("section", { id: "hand-bar", class: "hand-bar", hidden: true, "aria-label": t("Your hand") }, turn, score, toggle);
   toggle.addEventListener("click", () => {
     choice = root.classList.contains("is-hand-view") ? "table" : "hand";
     try {
@@ -56,11 +57,11 @@ export function createHandView(ctx) {
     bar.hidden = !handOffered(where);
     if (bar.hidden) return;
     const line = screenTurn(state, room, ctx.seatName, mine);
-    turn.textContent = state.result ? "Game over: the result is on the table screen" : line.text;
+    turn.textContent = state.result ? t("Game over: the result is on the table screen") : line.text;
     turn.classList.toggle("is-mine", line.seat === mine && mine !== null);
     const totals = totalsOf(room, standingOf(descriptorOf(rs.get()), state.view));
     score.textContent = `${seat.name}: ${totals[mine] ?? 0}`;
-    toggle.textContent = on ? "Show table" : "Hand only";
+    toggle.textContent = on ? t("Show table") : t("Hand only");
     toggle.setAttribute("aria-pressed", String(!on));
   }
 

@@ -1,6 +1,8 @@
 // Small services every part of the room page shares: the element lookup, the screen-reader
 // announcer, an error under a form, the move-error box and "Copy" next to a link.
 
+import { t } from "./i18n.js";
+
 export const $ = (id) => document.getElementById(id);
 
 export function announce(text) {
@@ -36,10 +38,10 @@ export async function copyFrom(event) {
   const label = button.textContent;
   try {
     await navigator.clipboard.writeText(input.value);
-    button.textContent = "Copied!";
+    button.textContent = t("Copied!");
   } catch {
     input.select();
-    button.textContent = "Press Ctrl+C";
+    button.textContent = t("Press Ctrl+C");
   }
   setTimeout(() => {
     button.textContent = label;

@@ -3,6 +3,7 @@
 // game back (passkeys.js, docs/people.md "Passkeys").
 
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { createPasskey, knowsPasskey, localhostAddress, localhostOffer, passkeyProblem, passkeysSupported, signIn } from "./passkeys.js";
 import { seats } from "./storage.js";
 
@@ -15,7 +16,7 @@ export function startRoomPasskey(roomId, box) {
   function draw() {
     const entry = seats.get(roomId);
     box.hidden = !entry?.token;
-    button.textContent = knowsPasskey() ? "Add this game to my passkey" : "Save this game to a passkey";
+    button.textContent = knowsPasskey() ? t("Add this game to my passkey") : t("Save this game to a passkey");
   }
 
   button.addEventListener("click", async () => {
@@ -26,7 +27,7 @@ export function startRoomPasskey(roomId, box) {
     try {
       if (knowsPasskey()) await signIn({ keep: true, attach: held });
       else await createPasskey(held);
-      status.textContent = "Saved: sign in with your passkey on any device's home page to play this game there.";
+      status.textContent = t("Saved: sign in with your passkey on any device's home page to play this game there.");
       status.dataset.kind = "ok";
     } catch (error) {
       status.textContent = passkeyProblem(error);
@@ -37,7 +38,7 @@ export function startRoomPasskey(roomId, box) {
     }
   });
 
-  fill(box, h("p", { class: "muted small" }, "Or keep it with a passkey (your screen lock): no link to carry around."), button, status);
+  fill(box, h("p", { class: "muted small" }, t("Or keep it with a passkey (your screen lock): no link to carry around.")), button, status);
   draw();
   document.getElementById("seat-menu-button")?.addEventListener("click", draw);
 }
@@ -48,9 +49,9 @@ export function startRoomPasskey(roomId, box) {
  */
 function offerLocalhost(roomId, box) {
   const words = (away) => ({
-    lead: `Passkeys don't work at this address (${away.here}). They do at ${away.there}: the same game, on this computer.`,
-    link: `Open this game at ${away.there}`,
-    note: `Your seat comes along. Your other games stay at ${away.here}: your browser keeps each address's games apart.`,
+    lead: t("Passkeys don't work at this address ({here}). They do at {there}: the same game, on this computer.", away),
+    link: t("Open this game at {there}", away),
+    note: t("Your seat comes along. Your other games stay at {here}: your browser keeps each address's games apart.", away),
   });
   const { node, link } = localhostOffer(localhostAddress(), words(localhostAddress()));
 

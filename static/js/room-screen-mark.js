@@ -5,6 +5,7 @@
 // sits with the host's tools, in play beside the table.
 
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 import { $, showError } from "./room-page.js";
 
 /** ctx: { rs, roomId, commands: { setRoom(room) } } */
@@ -30,7 +31,7 @@ export function createScreenMark(ctx) {
     event.preventDefault();
     const code = input.value.replace(/\s+/g, "");
     if (!/^[0-9]{4}$/.test(code)) {
-      showError("screen-mark-error", new Error("Type the four digits the screen shows."));
+      showError("screen-mark-error", new Error(t("Type the four digits the screen shows.")));
       input.focus();
       return;
     }
@@ -53,7 +54,7 @@ export function createScreenMark(ctx) {
     form.hidden = marked;
     $("screen-mark-how").hidden = marked;
     $("screen-mark-done").hidden = !marked;
-    $("screen-mark-summary").textContent = marked ? "Table screen: on" : "Use a screen as the table";
+    $("screen-mark-summary").textContent = marked ? t("Table screen: on") : t("Use a screen as the table");
   }
 
   return { update };

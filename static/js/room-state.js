@@ -4,6 +4,8 @@
 // `set(patch)`, and hear of changes with `subscribe(fn)`. The table screen keeps its room, state
 // and games in a store made by the same `createRoomState`.
 
+import { t } from "./i18n.js";
+
 /** The fields a room page starts with. */
 export function initialRoomState() {
   return {
@@ -83,7 +85,7 @@ export function setRoom(store, room) {
 /** The name of `seat` as the room body has it ("Seat 3" when it is not listed). */
 export function seatNameIn(room, seat) {
   const entry = room?.seats?.find((s) => s.seat === seat);
-  return entry?.name || `Seat ${seat + 1}`;
+  return entry?.name || t("Seat {num}", { num: seat + 1 });
 }
 
 /** The descriptor `GET /api/games` serves for the room's game, or null. */

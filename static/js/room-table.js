@@ -11,6 +11,8 @@ import { ordinal, ranked, SummaryPanel } from "./round-summary.js";
 import { loadTable, showTableError } from "./table-loader.js";
 import { bringChoicesIntoView, createPhoneFirst, firstChoice } from "./phone-first.js";
 import { playerName, seats, storageBlocked } from "./storage.js";
+import { t, tp } from "./i18n.js";
+import { askedLine } from "./takeback.js";
 import { listWords } from "./words.js";
 
 // A table that failed to load: the error stays on the page in its place, and the rest of the room
@@ -18,12 +20,12 @@ import { listWords } from "./words.js";
 const NO_TABLE = { update() {}, destroy() {} };
 
 // The side panel the game's descriptor asks for: a points score pad, stars or a progress track.
-const PANEL_TITLES = { points: "Score pad", stars: "Stars", progress: "Progress" };
+const PANEL_TITLES = { points: t("Score pad"), stars: t("Stars"), progress: t("Progress") };
 
 /**
  * ctx: { rs, roomId, act(action), seatName(seat), announce(text), gameTitle(), onDevice(),
  *        renderPassScreen() (true while the device is being passed), chat() (the chat lines the
- *        table's log shows) }
+ *        table's log shows), held() (the seats this device holds) }
  */
 export function createTable(ctx) {
   const { rs, roomId, seatName } = ctx;
@@ -36,6 +38,19 @@ export function createTable(ctx) {
   let focusNextMove = false;
   const phoneFirst = createPhoneFirst(); // the hand and the choices scrolled into view
   const mySeat = () => rs.get().seat?.seat ?? null;
+  // While a takeback waits for this page's answer, the game's own status line says so instead of
+  // the move to make (takeback.js's askedLine). The table redraws that line on its own too (a
+  // chat line, a refused move), so it is put back whenever the table changes.
+  let asked = null;
+  function keepAskedLine() {
+    const status = $("table").querySelector("#turn-status");
+    if (!status) return;
+    status.classList.toggle("is-asked", Boolean(asked));
+    if (asked && status.textContent !== asked) status.textContent = asked;
+  }
+  if (typeof MutationObserver === "function") {
+    new MutationObserver(() => asked && keepAskedLine()).observe($("table"), { subtree: true, childList: true, characterData: true });
+  }
 
   function unmountTable() {
     table?.renderer.destroy?.();
@@ -129,6 +144,8 @@ export function createTable(ctx) {
     const { state } = rs.get();
     if (state) {
       table.renderer.update(state, room);
+      asked = askedLine(state, seatName, ctx.held?.() || []);
+      keepAskedLine();
       ctx.drawn?.(state);
       if (focusNextMove) giveFocusToTheMove();
     }
@@ -140,11 +157,13 @@ export function createTable(ctx) {
         key: `${roomId}:${room.game}`,
         acting: Boolean(firstChoice($("table"))),
         seat: mySeat(),
+        step: state?.version ?? null,
         blocked: !$("round-summary").hidden,
       });
     }
-    const turnMark = rs.get().myTurn ? "● Your turn · " : "";
-    document.title = `${turnMark}${ctx.gameTitle()} · Motable`;
+    document.title = rs.get().myTurn
+      ? t("● Your turn · {game} · Motable", { game: ctx.gameTitle() })
+      : t("{game} · Motable", { game: ctx.gameTitle() });
   }
 
   function giveFocusToTheMove() {
@@ -185,9 +204,12 @@ export function createTable(ctx) {
       return;
     }
     // Around one device every player is named: "You" would mean whoever held the device last.
-    const winners = result.winners.map((s) => (s === seat?.seat && !ctx.onDevice() ? "You" : seatName(s)));
+    const mine = (s) => s === seat?.seat && !ctx.onDevice();
+    const others = result.winners.filter((s) => !mine(s)).map(seatName);
     const youWon = seat && result.winners.includes(seat.seat);
-    const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
+    let heading;
+    if (result.winners.some(mine)) heading = others.length ? t("You and {names} win!", { names: listWords(others) }) : t("You win!");
+    else heading = others.length === 1 ? t("{name} wins!", { name: others[0] }) : t("{names} win!", { names: listWords(others) });
     const rematch = room.rematch;
     const key = JSON.stringify([result, rematch, Boolean(seat)]);
     if (panel.dataset.key === key) return;
@@ -196,16 +218,9 @@ export function createTable(ctx) {
     panel.hidden = false;
     fill(panel,
       h("p", { class: `trophy${youWon ? " is-yours" : ""}`, "aria-hidden": "true" }, "★"),
-      h("h2", { tabindex: "-1" }, `${listWords(winners)} ${verb}!`),
-      h(
-        "p",
-        { class: "muted" },
-        "Final scores: ",
-        ranked(result.scores, descriptorOf(rs.get())?.winner, { winners: result.winners, ties: descriptorOf(rs.get())?.ties })
-          .map(({ seat: s, total, rank }) => `${ordinal(rank)} ${s === seat?.seat ? "You" : seatName(s)} ${total}`)
-          .join(" · "),
-      ),
-      h("p", { class: "replay-link" }, h("a", { class: "button", href: `/r/${roomId}/replay` }, "Watch the replay")),
+      h("h2", { tabindex: "-1" }, heading),
+      h("p", { class: "muted" }, t("Final scores: {scores}", { scores: finalScores(result, seat) })),
+      h("p", { class: "replay-link" }, h("a", { class: "button", href: `/r/${roomId}/replay` }, t("Watch the replay"))),
       rematchPanel(rematch),
     );
     // The last move took the focused card away: land on the result (and scroll to it on a
@@ -214,19 +229,28 @@ export function createTable(ctx) {
     if (appearing && (!active || active === document.body || active.disabled)) panel.querySelector("h2").focus();
   }
 
+  /** "1st You 12 · 2nd Bo 30": the final list in one line, this page's seat as "You". */
+  function finalScores(result, seat) {
+    const game = descriptorOf(rs.get());
+    const you = tp("final scores", "You");
+    return ranked(result.scores, game?.winner, { winners: result.winners, ties: game?.ties })
+      .map(({ seat: s, total, rank }) => t("{rank} {name} {total}", { rank: ordinal(rank), name: s === seat?.seat ? you : seatName(s), total }))
+      .join(" · ");
+  }
+
   // The room body names the rematch once any player opened it, so every page offers the same room.
   function rematchPanel(rematch) {
     if (!rs.get().seat) {
       return rematch
-        ? h("p", {}, h("a", { class: "button", href: `/r/${rematch}` }, "Watch the rematch"))
+        ? h("p", {}, h("a", { class: "button", href: `/r/${rematch}` }, t("Watch the rematch")))
         : null;
     }
     if (!rematch) {
       return h(
         "div",
         { class: "rematch" },
-        h("button", { class: "button button-primary", type: "button", onclick: openRematch }, "Rematch"),
-        h("p", { class: "muted small" }, "Same game and options; the others are offered a seat."),
+        h("button", { class: "button button-primary", type: "button", onclick: openRematch }, t("Rematch")),
+        h("p", { class: "muted small" }, t("Same game and options; the others are offered a seat.")),
       );
     }
     const mine = seats.get(rematch);
@@ -237,23 +261,23 @@ export function createTable(ctx) {
         "p",
         {},
         mine
-          ? h("a", { class: "button button-primary", href: `/r/${rematch}` }, "Go to the rematch")
-          : h("button", { class: "button button-primary", type: "button", onclick: openRematch }, "Join the rematch"),
+          ? h("a", { class: "button button-primary", href: `/r/${rematch}` }, t("Go to the rematch"))
+          : h("button", { class: "button button-primary", type: "button", onclick: openRematch }, t("Join the rematch")),
       ),
       h(
         "div",
         { class: "share-row" },
-        h("input", { class: "share-url", value: new URL(`/r/${rematch}`, location.href).href, readonly: true, "aria-label": "Rematch link" }),
-        h("button", { class: "button", type: "button", onclick: copyFrom }, "Copy"),
+        h("input", { class: "share-url", value: new URL(`/r/${rematch}`, location.href).href, readonly: true, "aria-label": t("Rematch link") }),
+        h("button", { class: "button", type: "button", onclick: copyFrom }, t("Copy")),
       ),
     );
   }
 
   /** The one rematch button of the game-over list: open it, join it, or go to it. */
   function rematchButton(rematch) {
-    if (!rs.get().seat) return rematch ? h("a", { class: "button button-primary", href: `/r/${rematch}` }, "Watch the rematch") : null;
-    if (rematch && seats.get(rematch)) return h("a", { class: "button button-primary", href: `/r/${rematch}` }, "Go to the rematch");
-    return h("button", { class: "button button-primary", type: "button", onclick: openRematch }, rematch ? "Join the rematch" : "Rematch");
+    if (!rs.get().seat) return rematch ? h("a", { class: "button button-primary", href: `/r/${rematch}` }, t("Watch the rematch")) : null;
+    if (rematch && seats.get(rematch)) return h("a", { class: "button button-primary", href: `/r/${rematch}` }, t("Go to the rematch"));
+    return h("button", { class: "button button-primary", type: "button", onclick: openRematch }, rematch ? t("Join the rematch") : t("Rematch"));
   }
 
   /** Open the rematch (the first to ask hosts it) or take a seat in the one already open, then go there. */

@@ -8,6 +8,7 @@ import { $, showError } from "./room-page.js";
 import { descriptorOf, freeSeats } from "./room-state.js";
 import { seatAvatar } from "./seat-style.js";
 import { playerName, seats } from "./storage.js";
+import { t, tn } from "./i18n.js";
 import { listWords } from "./words.js";
 
 /**
@@ -22,7 +23,10 @@ export function createWaiting(ctx) {
     const names = room.seats.map((s) => s.name);
     return (
       joinReason ||
-      `${listWords(names)} ${names.length === 1 ? "is" : "are"} waiting to play ${ctx.gameTitle()}. Take a seat, or just watch.`
+      tn("{names} is waiting to play {game}. Take a seat, or just watch.", "{names} are waiting to play {game}. Take a seat, or just watch.", names.length, {
+        names: listWords(names),
+        game: ctx.gameTitle(),
+      })
     );
   }
 
@@ -41,7 +45,7 @@ export function createWaiting(ctx) {
     event.preventDefault();
     const name = $("join-name").value.trim();
     if (!name) {
-      showError("join-error", new Error("Type a name so the others know who you are."));
+      showError("join-error", new Error(t("Type a name so the others know who you are.")));
       $("join-name").focus();
       return;
     }
@@ -58,7 +62,7 @@ export function createWaiting(ctx) {
     } catch (error) {
       showError("join-error", error);
       if (error instanceof ApiError && error.code === "already_started") {
-        $("join-intro").textContent = "The game started without you, but you can still watch.";
+        $("join-intro").textContent = t("The game started without you, but you can still watch.");
       }
     } finally {
       $("join-button").disabled = false;
@@ -96,12 +100,12 @@ export function createWaiting(ctx) {
           "li",
           { class: `seat-item${s.seat === seat?.seat ? " is-you" : ""}` },
           seatAvatar(s.seat, s.name),
-          h("span", { class: "seat-name", title: s.name }, s.name, s.seat === seat?.seat ? h("span", { class: "tag" }, "you") : null),
-          s.seat === room.host_seat ? h("span", { class: "tag" }, "host") : null,
+          h("span", { class: "seat-name", title: s.name }, s.name, s.seat === seat?.seat ? h("span", { class: "tag" }, t("you")) : null),
+          s.seat === room.host_seat ? h("span", { class: "tag" }, t("host")) : null,
           h(
             "span",
             { class: `presence ${s.bot ? "is-bot" : s.connected ? "is-on" : "is-off"}` },
-            s.bot ? "bot" : s.connected ? "here" : "away",
+            s.bot ? t("bot") : s.connected ? t("here") : t("away"),
           ),
         ),
       ),
@@ -110,7 +114,7 @@ export function createWaiting(ctx) {
             "li",
             { class: "seat-item is-empty" },
             h("span", { class: "avatar", "aria-hidden": "true" }, "+"),
-            h("span", { class: "seat-name" }, max - room.seats.length === 1 ? "1 free seat" : `${max - room.seats.length} free seats`),
+            h("span", { class: "seat-name" }, tn("{num} free seat", "{num} free seats", max - room.seats.length)),
           )
         : null,
     );
@@ -123,19 +127,19 @@ export function createWaiting(ctx) {
     let note;
     if (isHost) {
       note = enough
-        ? "Everyone here? Start whenever you like."
-        : `Waiting for at least ${min} players. Share the link, or add a bot.`;
+        ? t("Everyone here? Start whenever you like.")
+        : tn("Waiting for at least {num} player. Share the link, or add a bot.", "Waiting for at least {num} players. Share the link, or add a bot.", min);
     } else if (seat) {
-      note = `You're in. Waiting for ${ctx.seatName(room.host_seat)} to start the game…`;
+      note = t("You're in. Waiting for {host} to start the game…", { host: ctx.seatName(room.host_seat) });
     } else {
-      note = "You are watching. The game begins when the host starts it.";
+      note = t("You are watching. The game begins when the host starts it.");
     }
     renderStarter(game, isHost);
     if (isHost) ctx.renderLocalPlayers();
     $("waiting-note").textContent = note;
     $("waiting-note").classList.toggle("is-pulsing", !isHost);
     if (!seat && freeSeats(rs.get()) > 0 && !$("waiting-note").querySelector("button")) {
-      $("waiting-note").append(" ", h("button", { class: "link-button", type: "button", onclick: () => showJoin() }, "Take a seat"));
+      $("waiting-note").append(" ", h("button", { class: "link-button", type: "button", onclick: () => showJoin() }, t("Take a seat")));
     }
   }
 
@@ -146,7 +150,7 @@ export function createWaiting(ctx) {
     const starter = game?.starter;
     field.hidden = !isHost || !starter;
     if (field.hidden) return;
-    $("starter-question").textContent = starter.question;
+    $("starter-question").textContent = t(starter.question);
     const select = $("starter-choice");
     const { room, seat } = rs.get();
     const seatsHere = room.seats;
@@ -157,8 +161,8 @@ export function createWaiting(ctx) {
     const kept = select.value || String(room.options?.[starter.option] ?? "random");
     fill(
       select,
-      h("option", { value: "random" }, "Random"),
-      seatsHere.map((s) => h("option", { value: String(s.seat) }, s.seat === seat?.seat ? `${s.name} (you)` : s.name)),
+      h("option", { value: "random" }, t("Random")),
+      seatsHere.map((s) => h("option", { value: String(s.seat) }, s.seat === seat?.seat ? t("{name} (you)", { name: s.name }) : s.name)),
     );
     select.value = [...select.options].some((o) => o.value === kept) ? kept : "random";
   }

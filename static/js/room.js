@@ -23,6 +23,7 @@ import { createSinceYouLeft } from "./since-you-left.js";
 import { sound } from "./sound.js";
 import { seats, storageBlocked, store } from "./storage.js";
 import { createTakeback } from "./takeback.js";
+import { t } from "./i18n.js";
 import { listWords } from "./words.js";
 import { watchNameFields } from "./name-limit.js";
 
@@ -51,19 +52,22 @@ function showConnection(status, detail) {
   pill.dataset.state = status;
   document.body.dataset.conn = status;
   const words = {
-    connecting: "Connecting",
-    open: rs.get().seat ? "Live" : "Watching live",
-    reconnecting: "Reconnecting",
-    rejected: "Seat not recognised",
+    connecting: t("Connecting"),
+    open: rs.get().seat ? t("Live") : t("Watching live"),
+    reconnecting: t("Reconnecting"),
+    rejected: t("Seat not recognised"),
   };
   $("conn-text").textContent = words[status] || status;
   if (status === "reconnecting") {
     const seconds = Math.max(1, Math.round((detail?.wait || 0) / 1000));
-    banner.textContent = `Connection lost. Reconnecting… (next try in ${seconds}s, attempt ${detail?.attempt || 1})`;
+    banner.textContent = t("Connection lost. Reconnecting… (next try in {seconds} s, attempt {attempt})", {
+      seconds,
+      attempt: detail?.attempt || 1,
+    });
     banner.dataset.kind = "warn";
     banner.hidden = false;
   } else if (status === "open" && !banner.hidden) {
-    banner.textContent = "Back online — the table is up to date.";
+    banner.textContent = t("Back online — the table is up to date.");
     banner.dataset.kind = "ok";
     setTimeout(() => {
       if (rs.get().connection?.status === "open") banner.hidden = true;
@@ -154,10 +158,10 @@ function onState(state, previous) {
   const wasMyTurn = rs.get().myTurn;
   const myTurn = isTurnOf(state, state.seat);
   if (myTurn && !wasMyTurn) {
-    announce("Your turn.");
+    announce(t("Your turn."));
     sound.beep();
   } else if (!myTurn && state.to_act?.length === 1 && previous && !sameSeats(previous.to_act, state.to_act)) {
-    announce(`${seatName(state.to_act[0])}'s turn.`);
+    announce(t("{name}'s turn.", { name: seatName(state.to_act[0]) }));
   }
   people.turn(myTurn, wasMyTurn);
   push.state({ inPlay: state.status === "playing", myTurn });
@@ -199,22 +203,27 @@ function render() {
   if (!room) return;
   const playing = room.status !== "waiting" || (state && state.status !== "waiting");
   $("room-title").textContent = gameTitle();
-  const statusWords = { waiting: "Waiting for players", playing: "In play", finished: "Finished" };
+  const statusWords = { waiting: t("Waiting for players"), playing: t("In play"), finished: t("Finished") };
   const here = heldSeats(seats.get(roomId));
-  const who = here.length > 1 ? `This device: ${listWords(here.map((s) => s.name))}` : seat ? `You are ${seat.name}` : "You are watching";
+  const who =
+    here.length > 1
+      ? t("This device: {names}", { names: listWords(here.map((s) => s.name)) })
+      : seat
+        ? t("You are {name}", { name: seat.name })
+        : t("You are watching");
   $("room-sub").textContent = `${statusWords[room.status] || room.status} · ${who}`;
   document.body.dataset.status = room.status;
 
   const join = waiting.updateJoin(room);
   if (join === "open") return;
-  if (join === "closed") announce("The game has started; you are watching.");
+  if (join === "closed") announce(t("The game has started; you are watching."));
   if (!rs.get().connection) return;
   $("waiting-panel").hidden = playing;
   $("game-panel").hidden = !playing;
   screenMark.update();
   if (!playing) {
     waiting.renderWaiting();
-    document.title = `${gameTitle()} · waiting · Motable`;
+    document.title = t("{game} · waiting · Motable", { game: gameTitle() });
     return;
   }
   table.renderGame();
@@ -272,6 +281,7 @@ const table = createTable({
   localOffers: () => device.localOffers(),
   renderPassScreen: () => device.renderPassScreen(),
   chat: () => people.shownMessages(),
+  held: () => heldSeats(seats.get(roomId)).map((s) => s.seat),
   // The table drew anew: what "Since you left" marks on it is put back.
   drawn: (state) => since?.drawn(state),
 });
@@ -343,13 +353,13 @@ async function init() {
     rs.set({ room, games });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
-      $("room-title").textContent = "Room not found";
+      $("room-title").textContent = t("Room not found");
       $("missing-panel").hidden = false;
       $("conn-pill").hidden = true;
       return;
     }
-    $("room-title").textContent = "The server cannot be reached";
-    $("room-sub").textContent = "Reload the page in a moment.";
+    $("room-title").textContent = t("The server cannot be reached");
+    $("room-sub").textContent = t("Reload the page in a moment.");
     return;
   }
   // A private seat link (`#seat=<token>`) opened on this device takes the seat here.
@@ -369,7 +379,7 @@ async function init() {
     waiting.showJoin();
   } else {
     startLive();
-    announce("This game is already under way; you are watching.");
+    announce(t("This game is already under way; you are watching."));
   }
 }
 

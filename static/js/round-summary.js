@@ -6,7 +6,8 @@
 // The functions above `SummaryPanel` touch no DOM and run under `node --test`.
 
 import { fill, h } from "./dom.js";
-import { counted } from "./words.js";
+import { lang, t, tn } from "./i18n.js";
+import { listWords } from "./words.js";
 
 /** Seconds a round summary stays before the next round shows by itself. */
 export const NEXT_ROUND_SECONDS = 12;
@@ -56,8 +57,18 @@ export function ranked(totals, winner, { winners = [], ties = "shared" } = {}) {
   });
 }
 
-/** "1st", "2nd", "3rd", "4th"… */
+// How each language writes a rank in figures: 1er, 1., 1e, 1.º, 1º.
+const RANKS = {
+  fr: (n) => (n === 1 ? "1er" : `${n}e`),
+  de: (n) => `${n}.`,
+  nl: (n) => `${n}e`,
+  es: (n) => `${n}.º`,
+  it: (n) => `${n}º`,
+};
+
+/** "1st", "2nd", "3rd", "4th"… (in the reader's language). */
 export function ordinal(n) {
+  if (RANKS[lang]) return RANKS[lang](n);
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
   return `${n}${tail}`;
 }
@@ -69,13 +80,14 @@ export function signed(points) {
 
 /** A round's points with their sign, never ambiguous next to a total: "+12 points", "0 points". */
 export function gained(points) {
-  return `${points > 0 ? "+" : ""}${counted(points, "point")}`;
+  const words = tn("{num} point", "{num} points", points);
+  return points > 0 ? "+" + words : words;
 }
 
 /** How the descriptor's winner rule reads on the final list. */
 export function winnerRule(winner) {
-  if (winner === "lowest_total") return "The lowest total wins.";
-  if (winner === "highest_total") return "The highest total wins.";
+  if (winner === "lowest_total") return t("The lowest total wins.");
+  if (winner === "highest_total") return t("The highest total wins.");
   return "";
 }
 
@@ -99,7 +111,7 @@ export class SummaryPanel {
   }
 
   name(seat) {
-    return seat === this.host.mySeat ? "You" : this.host.seatName(seat);
+    return seat === this.host.mySeat ? t("You") : this.host.seatName(seat);
   }
 
   /** Called on every state: opens the panel on a new round end, or the final list at the end. */
@@ -158,7 +170,7 @@ export class SummaryPanel {
 
   tick() {
     const note = this.node.querySelector(".summary-countdown");
-    if (note) note.textContent = `The next round shows in ${this.left} s.`;
+    if (note) note.textContent = t("The next round shows in {num} s.", { num: this.left });
   }
 
   draw(state, room) {
@@ -175,9 +187,15 @@ export class SummaryPanel {
     if (this.node.dataset.key === key && !this.node.hidden) return;
     this.node.dataset.key = key;
     this.node.hidden = false;
-    const title = final
-      ? `Game over: ${winners.map((s) => this.name(s)).join(" and ")} ${winners.length === 1 && winners[0] !== this.host.mySeat ? "wins" : "win"}!`
-      : `Round ${event.round} is over`;
+    const names = listWords(winners.map((s) => this.name(s)));
+    let title;
+    if (!final) title = t("Round {round} is over", { round: event.round });
+    else if (winners.includes(this.host.mySeat)) {
+      // The reader among the winners: a sentence of its own, its verb agreeing with "you".
+      const others = listWords(winners.filter((s) => s !== this.host.mySeat).map((s) => this.name(s)));
+      title = winners.length === 1 ? t("Game over: You win!") : t("Game over: You and {names} win!", { names: others });
+    } else if (winners.length === 1) title = t("Game over: {name} wins!", { name: names });
+    else title = t("Game over: {names} win!", { names });
     fill(
       this.node,
       h(
@@ -186,7 +204,13 @@ export class SummaryPanel {
         h("h2", { id: "summary-title" }, title),
         said.intro ? h("p", { class: "summary-intro" }, said.intro) : null,
         final
-          ? h("p", { class: "summary-intro" }, `${hasPoints ? `Final scores after ${counted(event.round, "round")}. ` : "Final scores. "}${winnerRule(this.host.winner)}`)
+          ? h(
+              "p",
+              { class: "summary-intro" },
+              [hasPoints ? tn("Final scores after {num} round.", "Final scores after {num} rounds.", event.round) : t("Final scores."), winnerRule(this.host.winner)]
+                .filter(Boolean)
+                .join(" "),
+            )
           : null,
         h(
           "table",
@@ -197,10 +221,10 @@ export class SummaryPanel {
             h(
               "tr",
               {},
-              final ? h("th", { scope: "col", class: "summary-rank" }, "Rank") : null,
-              h("th", { scope: "col" }, "Player"),
-              hasPoints ? h("th", { scope: "col", class: "summary-points" }, `Round ${event.round}`) : null,
-              h("th", { scope: "col", class: "summary-total" }, "Total"),
+              final ? h("th", { scope: "col", class: "summary-rank" }, t("Rank")) : null,
+              h("th", { scope: "col" }, t("Player")),
+              hasPoints ? h("th", { scope: "col", class: "summary-points" }, t("Round {round}", { round: event.round })) : null,
+              h("th", { scope: "col", class: "summary-total" }, t("Total")),
             ),
           ),
           h(
@@ -225,14 +249,14 @@ export class SummaryPanel {
             }),
           ),
         ),
-        final ? null : h("p", { class: "summary-countdown muted small", "aria-live": "off" }, `The next round shows in ${this.left} s.`),
+        final ? null : h("p", { class: "summary-countdown muted small", "aria-live": "off" }, t("The next round shows in {num} s.", { num: this.left })),
         h(
           "div",
           { class: "button-row" },
           // At the end the host may offer the rematch right here (a player should not have to
           // close the list to find it).
           final ? this.host.finalActions?.() : null,
-          h("button", { class: `button summary-close${final && this.host.finalActions?.() ? "" : " button-primary"}`, type: "button", onclick: () => this.close() }, final ? "See the table" : "Next round"),
+          h("button", { class: `button summary-close${final && this.host.finalActions?.() ? "" : " button-primary"}`, type: "button", onclick: () => this.close() }, final ? t("See the table") : t("Next round")),
         ),
       ),
     );

@@ -3,6 +3,7 @@
 import { fill, h } from "./dom.js";
 // Each seat's colour, dash and marker are its look everywhere on the page (seat-style.js).
 import { marker, SEAT_STYLES, svg } from "./seat-style.js";
+import { t, tn } from "./i18n.js";
 
 function runningTotals(rounds, seatCount) {
   const lines = Array.from({ length: seatCount }, () => [0]);
@@ -28,9 +29,9 @@ function chart(rounds, seatCount, target, names) {
     viewBox: `0 0 ${width} ${height}`,
     class: "score-chart",
     role: "img",
-    "aria-label": `Running totals after ${rounds.length} round${rounds.length === 1 ? "" : "s"}: ${names
-      .map((name, seat) => `${name} ${lines[seat][lines[seat].length - 1]}`)
-      .join(", ")}`,
+    "aria-label": tn("Running totals after {num} round: {totals}", "Running totals after {num} rounds: {totals}", rounds.length, {
+      totals: names.map((name, seat) => `${name} ${lines[seat][lines[seat].length - 1]}`).join(", "),
+    }),
   });
   for (const v of [0, Math.round(top / 2), top]) {
     root.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }));
@@ -41,12 +42,12 @@ function chart(rounds, seatCount, target, names) {
   if (target) {
     root.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(target), y2: y(target), class: "target" }));
     const label = svg("text", { x: width - pad.right, y: y(target) - 4, class: "axis target-label", "text-anchor": "end" });
-    label.textContent = `end at ${target}`;
+    label.textContent = t("end at {num}", { num: target });
     root.append(label);
   }
   rounds.forEach((_, i) => {
     const label = svg("text", { x: x(i + 1), y: height - 6, class: "axis", "text-anchor": "middle" });
-    label.textContent = `R${i + 1}`;
+    label.textContent = t("R{num}", { num: i + 1 });
     root.append(label);
   });
   lines.forEach((points, seat) => {
@@ -102,23 +103,23 @@ export function renderScorepad(container, room, state, seatName, { winner, goal 
   const best = ties === "broken" && winners.size ? null : bestTotal(totals, winner);
   const target = goal;
 
-  const head = h("tr", {}, h("th", { scope: "col" }, "Round"), names.map((name, seat) => h("th", { scope: "col", title: name }, legendSwatch(seat), " ", name)));
+  const head = h("tr", {}, h("th", { scope: "col" }, t("Round")), names.map((name, seat) => h("th", { scope: "col", title: name }, legendSwatch(seat), " ", name)));
   const body = pad.rounds.map((round, i) =>
     h("tr", {}, h("th", { scope: "row" }, String(i + 1)), round.map((points) => h("td", {}, String(points)))),
   );
   const foot = h(
     "tr",
     { class: "totals" },
-    h("th", { scope: "row" }, "Total"),
+    h("th", { scope: "row" }, t("Total")),
     totals.map((total, seat) =>
       h(
         "td",
         { class: winners.has(seat) ? "is-winner" : pad.rounds.length && total === best ? "is-leading" : null },
         String(total),
         winners.has(seat)
-          ? h("span", { class: "sr-only" }, " (winner)")
+          ? h("span", { class: "sr-only" }, " " + t("(winner)"))
           : pad.rounds.length && total === best
-            ? h("span", { class: "sr-only" }, " (leading)")
+            ? h("span", { class: "sr-only" }, " " + t("(leading)"))
             : null,
       ),
     ),
@@ -126,7 +127,7 @@ export function renderScorepad(container, room, state, seatName, { winner, goal 
   fill(container, 
     pad.rounds.length
       ? null
-      : h("p", { class: "muted small" }, "Scores appear here after each round."),
+      : h("p", { class: "muted small" }, t("Scores appear here after each round.")),
     h(
       "div",
       { class: "scorepad-scroll" },

@@ -1,21 +1,23 @@
 // Whose turn it is, in words, for the table screen and the phones' hand view (DOM-free, tested by
 // tests/js/screen-words.test.mjs).
 
+import { t, tp } from "./i18n.js";
 import { listWords } from "./words.js";
 
 /** The turn line: `{ seat, text }`, `seat` the one seat the game waits for (null when it waits for
  * several, for none, or is over). `mySeat` is the reader's own seat on a phone ("Your turn"). */
 export function screenTurn(state, room, seatName, mySeat = null) {
-  if (!state || state.status === "waiting") return { seat: null, text: "Waiting for players" };
-  if (state.result) return { seat: null, text: "Game over" };
+  if (!state || state.status === "waiting") return { seat: null, text: t("Waiting for players") };
+  if (state.result) return { seat: null, text: t("Game over") };
   const waiting = state.to_act || [];
   if (!waiting.length) return { seat: null, text: "…" };
   if (waiting.length === 1) {
     const seat = waiting[0];
-    return { seat, text: seat === mySeat ? "Your turn" : `${seatName(seat)}'s turn` };
+    return { seat, text: seat === mySeat ? t("Your turn") : t("{name}'s turn", { name: seatName(seat) }) };
   }
-  const names = waiting.map((seat) => (seat === mySeat ? "you" : seatName(seat)));
-  return { seat: null, text: `Waiting for ${listWords(names)}` };
+  // Translators: "you" in a list of the players the game waits for ("Waiting for Bo and you").
+  const names = waiting.map((seat) => (seat === mySeat ? tp("waiting for", "you") : seatName(seat)));
+  return { seat: null, text: t("Waiting for {names}", { names: listWords(names) }) };
 }
 
 /** Whether the page offers the hand view ("Hand only" / "Show table"): a table screen is open, the

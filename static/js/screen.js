@@ -9,6 +9,7 @@
 import { api } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { fill, h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { goalOf, goalWords, renderPanel, standingOf } from "./panels.js";
 import { countdownWords, initial } from "./people-kit.js";
 import { createRoomState, descriptorOf, seatNameIn, setRoom, watch } from "./room-state.js";
@@ -24,7 +25,7 @@ const titles = JSON.parse(root.dataset.titles || "{}");
 const shortUrl = root.dataset.shortUrl;
 const $ = (id) => document.getElementById(id);
 
-const PANEL_TITLES = { points: "Score pad", stars: "Stars", progress: "Progress" };
+const PANEL_TITLES = { points: t("Score pad"), stars: t("Stars"), progress: t("Progress") };
 // How many of the last moves the screen keeps in large type above the table.
 const LATEST_KEPT = 1;
 // How long the final scores stay over the table before the result shows under them.
@@ -82,8 +83,8 @@ function openSeat(seat) {
     "li",
     { class: "screen-seat is-open", "data-open-seat": seat },
     h("span", { class: "screen-avatar", "aria-hidden": "true" }, "+"),
-    h("span", { class: "screen-seat-name" }, "Free"),
-    h("span", { class: "screen-seat-note" }, `seat ${seat + 1}`),
+    h("span", { class: "screen-seat-name" }, t("Free")),
+    h("span", { class: "screen-seat-note" }, t("seat {num}", { num: seat + 1 })),
   );
 }
 
@@ -93,7 +94,7 @@ function seatToken(seat, name, { bot = false, away = false } = {}) {
     { class: `screen-seat seat-c${seat % 6}${away ? " is-away" : ""}`, "data-seat": seat },
     h("span", { class: "screen-avatar", "aria-hidden": "true" }, initial(name)),
     h("span", { class: "screen-seat-name" }, name),
-    bot ? h("span", { class: "screen-seat-note" }, "bot") : null,
+    bot ? h("span", { class: "screen-seat-note" }, t("bot")) : null,
   );
 }
 
@@ -101,11 +102,7 @@ function renderWaiting({ room }) {
   const spec = game();
   const open = spec ? Math.max(0, spec.max_players - room.seats.length) : 0;
   const short = Math.max(0, (spec?.min_players || 0) - room.seats.length);
-  $("screen-waiting-note").textContent = short
-    ? `${listWords(room.seats.map((s) => s.name))} ${room.seats.length === 1 ? "is" : "are"} here. ${short === 1 ? "One more player" : `${short} more players`} to start.`
-    : table.marked
-      ? "Everyone can play: start the game here, or from the host's phone."
-      : "Everyone can play: the host starts the game from their phone.";
+  $("screen-waiting-note").textContent = waitingNote(room, short);
   $("screen-seats").classList.toggle("is-many", room.seats.length + open > 5);
   fill(
     $("screen-seats"),
@@ -114,8 +111,22 @@ function renderWaiting({ room }) {
   );
   // One code for the whole table: the same link takes any free seat, or a seated player's name.
   if (!$("screen-door-qr").firstElementChild) $("screen-door-qr").append(qrCode());
-  $("screen-waiting-title").textContent = open ? "Scan to take a seat" : "The table is full";
+  $("screen-waiting-title").textContent = open ? t("Scan to take a seat") : t("The table is full");
   renderHostTools(open, short);
+}
+
+/** Who is here and how many more the game needs, or that everyone can play. */
+function waitingNote(room, short) {
+  if (!short) {
+    return table.marked
+      ? t("Everyone can play: start the game here, or from the host's phone.")
+      : t("Everyone can play: the host starts the game from their phone.");
+  }
+  const names = listWords(room.seats.map((s) => s.name));
+  const here = tn("{names} is here.", "{names} are here.", room.seats.length, { names });
+  const more = tn("One more player to start.", "{num} more players to start.", short);
+  // Translators: {here} is who is here ("Ann and Bo are here."), {more} how many more ("One more player to start.").
+  return t("{here} {more}", { here, more });
 }
 
 /** The marked screen does the host's part from the sofa: seat a bot, start the match. */
@@ -127,7 +138,7 @@ function renderHostTools(open, short) {
 }
 
 function rematchButton() {
-  return h("button", { class: "button button-primary screen-button", type: "button", onclick: (event) => hostAction(event.currentTarget, "POST", "/rematch") }, "Rematch");
+  return h("button", { class: "button button-primary screen-button", type: "button", onclick: (event) => hostAction(event.currentTarget, "POST", "/rematch") }, t("Rematch"));
 }
 
 async function hostAction(button, method, path, body) {
@@ -165,14 +176,16 @@ function renderJoin({ room, state }) {
   const key = JSON.stringify(free.map((s) => s.seat));
   if (box.dataset.key === key) return;
   box.dataset.key = key;
+  const names = listWords(free.map((s) => s.name));
+  const freeTitle = tn("{names}: your seat is free", "{names}: your seats are free", free.length, { names });
   fill(
     box,
     qrCode(),
     h(
       "div",
       { class: "screen-join-words" },
-      h("p", { class: "screen-join-title" }, `${listWords(free.map((s) => s.name))}: your seat is free`),
-      h("p", {}, "Scan, then pick your name."),
+      h("p", { class: "screen-join-title" }, freeTitle),
+      h("p", {}, t("Scan, then pick your name.")),
       h("p", { class: "screen-link" }, shortUrl),
     ),
   );
@@ -248,7 +261,7 @@ async function mountTable(gameId) {
   }
   page.table?.renderer.destroy?.();
   const renderer = module.mount($("screen-table"), {
-    act: () => Promise.reject(new Error("the table screen does not play")),
+    act: () => Promise.reject(new Error(t("the table screen does not play"))),
     seatName,
     // The renderers say the others' moves in words: the screen shows the newest in large type.
     announce: (text) => said(text),
@@ -327,10 +340,11 @@ function renderOver({ state, room }) {
   if (panel.dataset.key === key) return;
   panel.dataset.key = key;
   const winners = result.winners.map(seatName);
+  const headline = tn("{names} wins!", "{names} win!", winners.length, { names: listWords(winners) });
   fill(
     panel,
     h("p", { class: "trophy", "aria-hidden": "true" }, "★"),
-    h("h2", {}, `${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}!`),
+    h("h2", {}, headline),
     h(
       "ol",
       { class: "screen-final" },
@@ -339,15 +353,15 @@ function renderOver({ state, room }) {
       ),
     ),
     room.rematch
-      ? h("p", { class: "screen-note" }, "Off to the rematch…")
+      ? h("p", { class: "screen-note" }, t("Off to the rematch…"))
       : table.marked
         ? h(
             "p",
             { class: "screen-over-actions" },
             rematchButton(),
-            h("span", { class: "screen-note" }, "or press Rematch on a phone: the host keeps their seat."),
+            h("span", { class: "screen-note" }, t("or press Rematch on a phone: the host keeps their seat.")),
           )
-        : h("p", { class: "screen-note" }, "Press Rematch on a phone to play again: this screen follows."),
+        : h("p", { class: "screen-note" }, t("Press Rematch on a phone to play again: this screen follows.")),
   );
 }
 
@@ -410,7 +424,7 @@ draws(["state", "room"], async (now) => {
 // Whose turn it is and the move clock.
 draws(["state", "room"], (now) => {
   if (inPlay(now)) return renderTurn(now);
-  fill($("screen-turn"), h("span", { class: "screen-turn-text" }, "Waiting for players"));
+  fill($("screen-turn"), h("span", { class: "screen-turn-text" }, t("Waiting for players")));
   $("screen-clock").hidden = true;
 });
 
@@ -458,7 +472,7 @@ async function keepAwake() {
 function showConnection(status) {
   const pill = $("screen-conn");
   pill.dataset.state = status;
-  pill.textContent = { connecting: "Connecting", open: "Live", reconnecting: "Reconnecting…" }[status] || status;
+  pill.textContent = { connecting: t("Connecting"), open: t("Live"), reconnecting: t("Reconnecting…") }[status] || status;
 }
 
 async function init() {
@@ -466,7 +480,8 @@ async function init() {
   try {
     loaded = await Promise.all([api("GET", `/api/rooms/${roomId}`), api("GET", "/api/games")]);
   } catch (error) {
-    fill($("screen-turn"), h("span", {}, `The room cannot be loaded: ${error.message}`));
+    const why = t("The room cannot be loaded: {reason}", { reason: error.message });
+    fill($("screen-turn"), h("span", {}, why));
     return;
   }
   const [room, games] = loaded;

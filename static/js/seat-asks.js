@@ -10,6 +10,7 @@ import { holderNotice } from "./people-kit.js";
 import { say } from "./room-page.js";
 import { seats } from "./storage.js";
 import { listWords } from "./words.js";
+import { t } from "./i18n.js";
 
 // Seconds between asks on a room's page while it is in view (a hidden page asks nothing).
 const POLL_MS = 10000;
@@ -28,7 +29,7 @@ export function seatAsks(summaries, exceptRoom = null) {
 /** "Mojo with Ann and Bo": which of your games a request is about. */
 export function gameWords(summary, title) {
   const others = (summary.players || []).filter((p) => p.seat !== summary.seat && !p.bot).map((p) => p.name);
-  return others.length ? `${title(summary.game)} with ${listWords(others)}` : title(summary.game);
+  return others.length ? t("{game} with {names}", { game: title(summary.game), names: listWords(others) }) : title(summary.game);
 }
 
 /** node: the request layer's section to draw into; title(gameId): a game's name; exceptRoom: the
@@ -54,7 +55,7 @@ export function createSeatAsks(node, { title, exceptRoom = null, answered = () =
     if (key === shownKey) return;
     shownKey = key;
     node.hidden = asks.length === 0;
-    const nameOf = (summary) => (seat) => summary.players?.find((p) => p.seat === seat)?.name || `Seat ${seat + 1}`;
+    const nameOf = (summary) => (seat) => summary.players?.find((p) => p.seat === seat)?.name || t("Seat {num}", { num: seat + 1 });
     fill(
       node,
       asks.map(({ summary, request }) => {
@@ -62,14 +63,14 @@ export function createSeatAsks(node, { title, exceptRoom = null, answered = () =
         const error = h("p", { class: "form-error", role: "alert", hidden: true });
         const buttons = [];
         if (notice.kind === "ask") {
-          buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(summary, request, true, error) }, "Yes, it's me (approve)"));
+          buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(summary, request, true, error) }, t("Yes, it's me (approve)")));
         }
-        buttons.push(h("button", { class: "button button-small button-danger", type: "button", onclick: () => answer(summary, request, false, error) }, "No, refuse"));
-        buttons.push(h("a", { class: "button button-small", href: `/r/${summary.room_id}` }, "Open the game"));
+        buttons.push(h("button", { class: "button button-small button-danger", type: "button", onclick: () => answer(summary, request, false, error) }, t("No, refuse")));
+        buttons.push(h("a", { class: "button button-small", href: `/r/${summary.room_id}` }, t("Open the game")));
         return h(
           "div",
           { class: `seat-alert-item is-${notice.kind}`, "data-room": summary.room_id, "data-request": request.id, "data-asks": `seat-${request.id}-${request.status}` },
-          h("p", { class: "seat-alert-who small" }, `${gameWords(summary, title)}, as ${summary.name}:`),
+          h("p", { class: "seat-alert-who small" }, t("{game}, as {name}:", { game: gameWords(summary, title), name: summary.name })),
           h("p", { class: "seat-alert-text" }, notice.text),
           h("p", { class: "seat-alert-buttons" }, buttons),
           error,

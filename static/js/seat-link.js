@@ -3,6 +3,7 @@
 // link again, notifications, forgetting this game here, leaving it).
 
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 import { $, say } from "./room-page.js";
 import { seats } from "./storage.js";
 
@@ -25,7 +26,7 @@ export function createSeatLink(ctx) {
       // the Content-Security-Policy allows), never parsed as markup into the page.
       const img = box.querySelector("img.seat-qr");
       img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.qr_svg)}`;
-      img.alt = `QR code of ${entry.name}'s private seat link`;
+      img.alt = t("QR code of {name}'s private seat link", { name: entry.name });
       linkFor = entry.token;
     } catch (error) {
       box.dataset.token = "";
@@ -51,7 +52,7 @@ export function createSeatLink(ctx) {
     const dialog = $("seat-dialog");
     const entry = ctx.seat();
     if (!entry) return;
-    $("seat-dialog-who").textContent = `You play as ${entry.name}.`;
+    $("seat-dialog-who").textContent = t("You play as {name}.", { name: entry.name });
     $("forget-confirm").hidden = true;
     $("forget-button").hidden = false;
     const room = ctx.room();
@@ -64,10 +65,16 @@ export function createSeatLink(ctx) {
   function forgetAsked() {
     const entry = ctx.seat();
     const words = $("forget-words");
-    words.textContent =
-      `This browser stops holding ${entry?.name || "your"} seat. ` +
-      "Unless you kept your seat link, only the other players can give it back to you, " +
-      (ctx.room()?.status === "playing" ? "and the game waits for you meanwhile." : "when you ask.");
+    const name = entry?.name;
+    if (ctx.room()?.status === "playing") {
+      words.textContent = name
+        ? t("This browser stops holding {name}'s seat. Unless you kept your seat link, only the other players can give it back to you, and the game waits for you meanwhile.", { name })
+        : t("This browser stops holding your seat. Unless you kept your seat link, only the other players can give it back to you, and the game waits for you meanwhile.");
+    } else {
+      words.textContent = name
+        ? t("This browser stops holding {name}'s seat. Unless you kept your seat link, only the other players can give it back to you, when you ask.", { name })
+        : t("This browser stops holding your seat. Unless you kept your seat link, only the other players can give it back to you, when you ask.");
+    }
     $("forget-confirm").hidden = false;
     $("forget-button").hidden = true;
     $("forget-yes").focus();
@@ -85,7 +92,7 @@ export function createSeatLink(ctx) {
     const button = event.currentTarget;
     if (button.dataset.sure !== "yes") {
       button.dataset.sure = "yes";
-      button.textContent = "Leave for good: a bot takes your seat";
+      button.textContent = t("Leave for good: a bot takes your seat");
       return;
     }
     try {

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { heldSeats } from "./device.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { holderNotice, mayAnswer, openRequests, requestWords } from "./people-kit.js";
 import { $, say } from "./room-page.js";
 import { seats } from "./storage.js";
@@ -102,24 +103,24 @@ export function createSeatRequests(ctx) {
         const error = h("p", { class: "form-error", role: "alert", hidden: true });
         const buttons = [];
         if (notice.kind === "ask" && mayAnswer(request, as.seat)) {
-          buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(request, true, error, as) }, "Yes, it's me (approve)"));
+          buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(request, true, error, as) }, t("Yes, it's me (approve)")));
         }
         if (notice.kind === "waiting" || mayAnswer(request, as.seat)) {
-          buttons.push(h("button", { class: "button button-small button-danger", type: "button", onclick: () => answer(request, false, error, as) }, "No, refuse"));
+          buttons.push(h("button", { class: "button button-small button-danger", type: "button", onclick: () => answer(request, false, error, as) }, t("No, refuse")));
         }
-        const text = buttons.length ? notice.text : [notice.text, h("span", { class: "small" }, " If it is not you, ask the others to refuse.")];
+        const text = buttons.length ? notice.text : [notice.text, " ", h("span", { class: "small" }, t("If it is not you, ask the others to refuse."))];
         // Around one device, say whose seat it is: "your" would not tell who.
-        return item(request, notice.kind, several ? `For ${as.name}:` : null, text, buttons, error);
+        return item(request, notice.kind, several ? t("For {name}:", { name: as.name }) : null, text, buttons, error);
       }),
       others.map((request) => {
         const error = h("p", { class: "form-error", role: "alert", hidden: true });
         const buttons = [];
         if (request.status !== "waiting") {
-          buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(request, true, error) }, "Approve"));
+          buttons.push(h("button", { class: "button button-small button-primary", type: "button", onclick: () => answer(request, true, error) }, t("Approve")));
         }
-        buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => answer(request, false, error) }, "Refuse"));
-        const hint = request.status === "waiting" ? "" : ` Approve only if you know it is ${seatNameOf(request.seat)}.`;
-        return item(request, "other", null, `${requestWords(request, seatNameOf, ctx.mySeat())}${hint}`, buttons, error);
+        buttons.push(h("button", { class: "button button-small", type: "button", onclick: () => answer(request, false, error) }, t("Refuse")));
+        const hint = request.status === "waiting" ? "" : " " + t("Approve only if you know it is {name}.", { name: seatNameOf(request.seat) });
+        return item(request, "other", null, requestWords(request, seatNameOf, ctx.mySeat()) + hint, buttons, error);
       }),
     );
   }

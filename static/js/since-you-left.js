@@ -13,11 +13,19 @@
 import { api } from "./api.js";
 import { travel } from "./card-flight.js";
 import { fill, h } from "./dom.js";
+import { cardPhraseOf } from "./card-phrases.js";
+import { lang, t, tn } from "./i18n.js";
 import { cardsFromEvents, cardsIn, moveWords } from "./move-words.js";
 import { descriptorOf, watch } from "./room-state.js";
 import { seatStyle } from "./seat-style.js";
 import { lastSeen } from "./storage.js";
 import { listWords } from "./words.js";
+
+/** "play a card or draw": the choices joined as the reader's language joins alternatives. */
+function orWords(words) {
+  if (lang === "en" || words.length <= 1) return listWords(words).replace(/ and ([^,]*)$/, " or $1");
+  return new Intl.ListFormat(lang, { type: "disjunction" }).format(words);
+}
 
 // Moves listed one by one; older ones are counted ("and 12 earlier moves").
 export const SHOWN_MOVES = 12;
@@ -32,18 +40,21 @@ export function entriesSince(entries, since) {
 export function askWords(state, seat, name, words = {}) {
   if (state.status === "finished") {
     const winners = state.result?.winners || [];
-    if (winners.includes(seat)) return winners.length > 1 ? "The match is over: you share the win." : "The match is over: you won!";
-    return `The match is over: ${listWords(winners.map(name))} won.`;
+    if (winners.includes(seat)) return winners.length > 1 ? t("The match is over: you share the win.") : t("The match is over: you won!");
+    return tn("The match is over: {names} won.", "The match is over: {names} won.", winners.length, { names: listWords(winners.map(name)) });
   }
   const toAct = state.to_act || [];
   if (toAct.includes(seat)) {
-    const asked = (action) => (words && Object.hasOwn(words, action.type) ? words[action.type].ask : null);
+    const asked = (action) => (words && Object.hasOwn(words, action.type) ? t(words[action.type].ask) : null);
     const kinds = [...new Set((state.legal_actions || []).map(asked).filter(Boolean))];
-    return kinds.length ? `Your turn: ${listWords(kinds.slice(0, 3)).replace(/ and ([^,]*)$/, " or $1")}.` : "Your turn.";
+    // Translators: {moves} is what the game asks, as "play a card or draw".
+    return kinds.length ? t("Your turn: {moves}.", { moves: orWords(kinds.slice(0, 3)) }) : t("Your turn.");
   }
   const others = toAct.filter((s) => s !== seat).map(name);
-  if (!others.length) return "Nothing is asked of you right now.";
-  return `Nothing to do yet: ${others.length === 1 ? `it is ${others[0]}'s turn` : `waiting for ${listWords(others)}`}.`;
+  if (!others.length) return t("Nothing is asked of you right now.");
+  return others.length === 1
+    ? t("Nothing to do yet: it is {name}'s turn.", { name: others[0] })
+    : t("Nothing to do yet: waiting for {names}.", { names: listWords(others) });
 }
 
 /**
@@ -75,15 +86,16 @@ export function pointsSince(before, after, name) {
  * The card's contents, or null when nothing happened that the player did not see: `seen` is what
  * this browser stored ({version, totals}), `log` the GET /log body for this seat, `state` its state
  * body, `totals` the score pad's totals now, `name(seat)` says a seat ("You" for the player's own),
- * `words` the game's action words (its descriptor's `action_words`).
+ * `words` the game's action words (its descriptor's `action_words`), `cardPhrase(card)` the game's
+ * words for a card (card-phrases.js).
  */
-export function recap({ seen, log, state, totals, seat, name, words = {} }) {
+export function recap({ seen, log, state, totals, seat, name, words = {}, cardPhrase = undefined }) {
   if (!seen || !Number.isInteger(seen.version) || state.version <= seen.version) return null;
   const since = entriesSince(log?.entries, seen.version);
   if (!since.some((entry) => entry.seat !== seat)) return null;
   const cards = cardsIn(state.view);
   const fromEvents = cardsFromEvents(log?.entries, state.view?.events, cards);
-  const moves = since.map((entry) => moveWords(entry, { words, name, cards, shown: fromEvents.get(entry.seq) }));
+  const moves = since.map((entry) => moveWords(entry, { words, name, cards, shown: fromEvents.get(entry.seq), cardPhrase, you: seat }));
   const earlier = Math.max(0, moves.length - SHOWN_MOVES);
   return {
     count: since.length,
@@ -186,7 +198,7 @@ export function createSinceYouLeft(ctx) {
 
   const visible = () => document.visibilityState !== "hidden";
   const totals = () => rs.get().room?.scorepad?.totals || [];
-  const name = (seat) => (seat === seatOf()?.seat ? "You" : ctx.seatName(seat));
+  const name = (seat) => (seat === seatOf()?.seat ? t("You") : ctx.seatName(seat));
 
   function remember(state) {
     if (!visible() || !box.hidden) return;
@@ -220,10 +232,12 @@ export function createSinceYouLeft(ctx) {
       ? h(
           "p",
           { class: "since-points" },
-          h("b", {}, "Points: "),
+          h("b", {}, t("Points:")),
+          " ",
           found.points.map((row, i) => [
+            // The reader's own row: "You" here, whatever the moves above say.
             i ? ", " : "",
-            h("span", { class: row.gained > 0 ? "since-up" : "since-down" }, `${row.name} ${row.gained > 0 ? "+" : ""}${row.gained}`),
+            h("span", { class: row.gained > 0 ? "since-up" : "since-down" }, [row.seat === seatOf()?.seat ? t("You") : row.name, " ", row.gained > 0 ? "+" : "", String(row.gained)].join("")),
             ` (${row.total})`,
           ]),
         )
@@ -233,25 +247,25 @@ export function createSinceYouLeft(ctx) {
       h(
         "div",
         { class: "since-head" },
-        h("h2", { id: "since-title" }, "Since you left"),
-        h("button", { class: "icon-button since-close", type: "button", "aria-label": "Dismiss what happened since you left", onclick: dismiss }, "✕"),
+        h("h2", { id: "since-title" }, t("Since you left")),
+        h("button", { class: "icon-button since-close", type: "button", "aria-label": t("Dismiss what happened since you left"), onclick: dismiss }, "✕"),
       ),
-      h("p", { class: "since-count muted" }, `${found.count} ${found.count === 1 ? "move" : "moves"} while you were away`),
+      h("p", { class: "since-count muted" }, tn("{num} move while you were away", "{num} moves while you were away", found.count)),
       h(
         "ol",
         // It scrolls when the list is long: reachable by Tab, named for a screen reader.
-        { class: "since-moves", tabindex: "0", "aria-label": "Moves while you were away" },
-        found.earlier ? h("li", { class: "since-earlier muted" }, `…and ${found.earlier} earlier ${found.earlier === 1 ? "move" : "moves"}`) : null,
+        { class: "since-moves", tabindex: "0", "aria-label": t("Moves while you were away") },
+        found.earlier ? h("li", { class: "since-earlier muted" }, tn("…and {num} earlier move", "…and {num} earlier moves", found.earlier)) : null,
         found.moves.map((text) => h("li", {}, text)),
       ),
       pointsLine,
       h("p", { class: `since-ask${found.yourTurn ? " is-your-turn" : ""}` }, found.ask),
-      h("div", { class: "button-row" }, h("button", { class: "button button-primary button-small", type: "button", onclick: dismiss }, found.yourTurn ? "To the table" : "Got it")),
+      h("div", { class: "button-row" }, h("button", { class: "button button-primary button-small", type: "button", onclick: dismiss }, found.yourTurn ? t("To the table") : t("Got it"))),
     );
     box.hidden = false;
     shown = { marks: found.marks, version: found.version, flown: new Set() };
     showOnTable();
-    ctx.announce(`Since you left: ${found.count} ${found.count === 1 ? "move" : "moves"}. ${found.ask}`);
+    ctx.announce([tn("Since you left: {num} move.", "Since you left: {num} moves.", found.count), found.ask].join(" "));
   }
 
   async function check() {
@@ -268,7 +282,8 @@ export function createSinceYouLeft(ctx) {
     try {
       const log = await api("GET", `/api/rooms/${roomId}/log`, { token: seat.token });
       const words = descriptorOf(rs.get())?.action_words;
-      const found = recap({ seen, log, state, totals: totals(), seat: seat.seat, name, words });
+      const cardPhrase = cardPhraseOf(rs.get().room?.game);
+      const found = recap({ seen, log, state, totals: totals(), seat: seat.seat, name, words, cardPhrase });
       shownFor = state.version;
       if (found) draw(found);
       else remember(state);

@@ -3,6 +3,7 @@
 
 import { $ } from "./room-page.js";
 import { setting } from "./storage.js";
+import { t } from "./i18n.js";
 
 const soundSetting = setting("motable.sound");
 
@@ -18,7 +19,7 @@ export const sound = {
   },
   show() {
     $("sound-toggle").setAttribute("aria-pressed", String(this.on));
-    $("sound-state").textContent = this.on ? "on" : "off";
+    $("sound-state").textContent = this.on ? t("on") : t("off");
   },
   beep() {
     this.play([

@@ -6,6 +6,7 @@
 import { fill, h } from "./dom.js";
 import { firstChoice } from "./phone-first.js";
 import { seatAvatar, seatMark, seatStyle } from "./seat-style.js";
+import { t } from "./i18n.js";
 
 // ---------------------------------------------------------------------------
 // Without a DOM
@@ -64,8 +65,8 @@ export class MoveGate {
 /** The others' moves as one sentence for screen readers, then whose turn it is. */
 export function movesAnnouncement(said, { myTurn = false, next = null } = {}) {
   if (!said.length) return "";
-  const tail = myTurn ? " Your turn." : next ? ` ${next}'s turn.` : "";
-  return `${said.join(" ")}${tail}`;
+  const tail = myTurn ? t("Your turn.") : next ? t("{name}'s turn.", { name: next }) : "";
+  return [...said, tail].filter(Boolean).join(" ");
 }
 
 /** Log lines ({text, kind, seq}, oldest first) with the table chat's messages ({name, text,
@@ -133,10 +134,10 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
       return ctx.mySeat;
     },
 
-    /** "You" for this browser's seat, the player's name otherwise (always the name when several
+    /** "You" (in the reader's words) for this browser's seat, the player's name otherwise (always the name when several
      * players share this page: "you" would change hands). */
     name(seat, object = false) {
-      if (seat !== null && seat !== undefined && seat === ctx.mySeat && !ctx.onDevice) return object ? "you" : "You";
+      if (seat !== null && seat !== undefined && seat === ctx.mySeat && !ctx.onDevice) return object ? t("you") : t("You");
       return ctx.seatName(seat);
     },
 
@@ -217,11 +218,11 @@ export function tableKit(root, ctx, { redraw = () => {} } = {}) {
 
     /** Fill `list` with the log, newest first, the lines since the last state marked new and
      * the table chat's messages among them. The kit draws it again when a message comes. */
-    renderLog(list, lines, empty = "Nothing has happened yet.") {
+    renderLog(list, lines, empty = t("Nothing has happened yet.")) {
       lastLog = { list, lines, empty };
       // The log scrolls within its box: keyboard users reach it with Tab, screen readers hear its name.
       if (!list.hasAttribute("tabindex")) list.tabIndex = 0;
-      if (!list.hasAttribute("aria-label") && !list.hasAttribute("aria-labelledby")) list.setAttribute("aria-label", "Game log");
+      if (!list.hasAttribute("aria-label") && !list.hasAttribute("aria-labelledby")) list.setAttribute("aria-label", t("Game log"));
       const entries = logEntries(withChat(lines, ctx.chat?.() || []), news.seenBefore);
       fill(
         list,

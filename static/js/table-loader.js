@@ -8,10 +8,11 @@
 // `loadTable` rejects with a TableLoadError, never falling back to the generic table in silence.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export class TableLoadError extends Error {
   constructor(gameId, cause) {
-    super(`This game's table failed to load: ${cause?.message || cause}`);
+    super(t("This game's table failed to load: {reason}", { reason: cause?.message || cause }));
     this.name = "TableLoadError";
     this.gameId = gameId;
     this.cause = cause;

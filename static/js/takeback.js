@@ -5,17 +5,25 @@
 // DOM-free so they run under `node --test`.
 
 import { api } from "./api.js";
+import { cardPhraseOf } from "./card-phrases.js";
 import { fill, h } from "./dom.js";
-import { cardsIn, doneWords } from "./move-words.js";
+import { t } from "./i18n.js";
+import { cardName, cardsIn, doneWords } from "./move-words.js";
 import { listWords } from "./words.js";
 
 /** The move a pending takeback asks about, in the game's words ("played a blue whale 6"), read
  *  from the takeback's `action` (as everyone may read it) and the cards `view` shows; null when
- *  the server named no action or the game has no words for it. */
-export function askedMoveWords(pending, words, view, nameOf) {
+ *  the server named no action or the game has no words for it. `cardPhrase(card)` is the game's
+ *  words for a card (card-phrases.js). */
+export function askedMoveWords(pending, words, view, nameOf, cardPhrase = cardName) {
   const action = pending?.action;
   if (!action || typeof action !== "object" || !words || !Object.hasOwn(words, action.type)) return null;
-  return doneWords(words[action.type], action, { cards: cardsIn(view), name: nameOf });
+  return doneWords(words[action.type], action, { cards: cardsIn(view), name: nameOf, cardPhrase });
+}
+
+/** Sentences one after the other, the empty ones left out. */
+function sentences(...texts) {
+  return texts.filter(Boolean).join(" ");
 }
 
 /**
@@ -24,43 +32,63 @@ export function askedMoveWords(pending, words, view, nameOf) {
  * asked, you have answered or watch), and buttons among "take-back", "withdraw", "allow", "refuse";
  * `as` is the seat the buttons act for.
  */
-export function takebackPanel(state, nameOf, held = [], localStates = [], words = null) {
+export function takebackPanel(state, nameOf, held = [], localStates = [], words = null, cardPhrase = cardName) {
   if (!state || state.status !== "playing") return null;
   const me = state.seat;
   const pending = state.takeback;
   if (!pending) {
     if (state.can_take_back) {
-      return { kind: "offer", text: "Misclicked?", buttons: ["take-back"], as: me, version: state.version };
+      return { kind: "offer", text: t("Misclicked?"), buttons: ["take-back"], as: me, version: state.version };
     }
     // Around one device the page shows the next player once a local player has moved: the one
     // who moved may still take it back, by name.
     const mover = localStates.find((other) => other?.can_take_back && other.version === state.version);
     if (mover) {
-      return { kind: "offer", text: `${nameOf(mover.seat)}: misclicked?`, buttons: ["take-back"], as: mover.seat, version: mover.version };
+      const text = t("{name}: misclicked?", { name: nameOf(mover.seat) });
+      return { kind: "offer", text, buttons: ["take-back"], as: mover.seat, version: mover.version };
     }
     return null;
   }
   const waiting = (pending.waiting_for || []).filter((seat) => seat !== me);
-  const waitingWords = waiting.length ? ` Waiting for ${listWords(waiting.map(nameOf))}.` : "";
+  const waitingWords = waiting.length ? t("Waiting for {names}.", { names: listWords(waiting.map(nameOf)) }) : "";
   // The move itself, when the server names it: "(played a blue whale 6)".
-  const said = askedMoveWords(pending, words, state.view, nameOf);
-  const what = said ? ` (${said})` : "";
+  const move = askedMoveWords(pending, words, state.view, nameOf, cardPhrase);
+  const asker = nameOf(pending.seat);
+  // Translators: {move} is the game's words for the move, as "played a red 5".
+  const youAsked = move ? t("You asked to take back your last move ({move}).", { move }) : t("You asked to take back your last move.");
+  const theyAsked = move
+    ? t("{name} asked to take back their last move ({move}).", { name: asker, move })
+    : t("{name} asked to take back their last move.", { name: asker });
+  const theyAsk = move
+    ? t("{name} asks to take back their last move ({move}).", { name: asker, move })
+    : t("{name} asks to take back their last move.", { name: asker });
   if (pending.seat === me) {
-    return { kind: "asking", text: `You asked to take back your last move${what}.${waitingWords}`, buttons: ["withdraw"], as: me };
+    return { kind: "asking", text: sentences(youAsked, waitingWords), buttons: ["withdraw"], as: me };
   }
   if (held.includes(pending.seat) && !held.some((seat) => seat !== pending.seat && (pending.waiting_for || []).includes(seat))) {
-    return { kind: "asking", text: `${nameOf(pending.seat)} asked to take back their last move${what}.${waitingWords}`, buttons: ["withdraw"], as: pending.seat };
+    return { kind: "asking", text: sentences(theyAsked, waitingWords), buttons: ["withdraw"], as: pending.seat };
   }
-  const asker = nameOf(pending.seat);
   if ((pending.waiting_for || []).includes(me)) {
-    return { kind: "answer", text: `${asker} asks to take back their last move${what}. Answer before you play on:`, buttons: ["allow", "refuse"], as: me };
+    return { kind: "answer", text: sentences(theyAsk, t("Answer before you play on:")), buttons: ["allow", "refuse"], as: me };
   }
   // Around one device, another player here may be the one asked: the buttons answer for them.
   const local = held.find((seat) => seat !== pending.seat && (pending.waiting_for || []).includes(seat));
   if (local !== undefined) {
-    return { kind: "answer", text: `${asker} asks to take back their last move${what}. ${nameOf(local)}, do you allow it?`, buttons: ["allow", "refuse"], as: local };
+    const question = t("{name}, do you allow it?", { name: nameOf(local) });
+    return { kind: "answer", text: sentences(theyAsk, question), buttons: ["allow", "refuse"], as: local };
   }
-  return { kind: "info", text: `${asker} asks to take back their last move${what}.${waitingWords}`, buttons: [] };
+  return { kind: "info", text: sentences(theyAsk, waitingWords), buttons: [] };
+}
+
+/** The table's own status line while this page must answer a takeback before play goes on:
+ *  "Cy asked to take back a move — answer below before you play on" (around one device, the
+ *  player here who is asked is named); null when nothing waits for an answer from here. */
+export function askedLine(state, nameOf, held = []) {
+  const panel = takebackPanel(state, nameOf, held);
+  if (panel?.kind !== "answer") return null;
+  const name = nameOf(state.takeback.seat);
+  if (panel.as === state.seat) return t("{name} asked to take back a move — answer below before you play on", { name });
+  return t("{name} asked to take back a move — {player}, answer below before you play on", { name, player: nameOf(panel.as) });
 }
 
 /** A takeback that ended between two state bodies, as its asker hears it: "taken back", "stands"
@@ -75,10 +103,10 @@ export function takebackOutcome(previous, state) {
 }
 
 const BUTTONS = {
-  "take-back": { label: "Take back", primary: true },
-  withdraw: { label: "Withdraw", primary: false },
-  allow: { label: "Allow", primary: true },
-  refuse: { label: "Refuse", primary: false },
+  "take-back": { label: t("Take back"), primary: true },
+  withdraw: { label: t("Withdraw"), primary: false },
+  allow: { label: t("Allow"), primary: true },
+  refuse: { label: t("Refuse"), primary: false },
 };
 
 /** ctx: { rs (the room state: the active seat's state body, and around one device the other held
@@ -93,6 +121,8 @@ export function createTakeback(ctx) {
     return [...(device?.conns?.entries() || [])].filter(([held]) => held !== seat?.seat).map(([, c]) => c.state);
   };
   const box = () => document.getElementById("takeback");
+  // The game's words for a card, to name the move asked about.
+  const phrase = () => cardPhraseOf(rs.get().room?.game);
   let problem = null;
   let note = null;
   let busy = false;
@@ -128,7 +158,7 @@ export function createTakeback(ctx) {
   function draw() {
     const node = box();
     if (!node) return;
-    const panel = takebackPanel(rs.get().state, ctx.nameOf, ctx.held(), localStates(), ctx.words?.());
+    const panel = takebackPanel(rs.get().state, ctx.nameOf, ctx.held(), localStates(), ctx.words?.(), phrase());
     const text = panel ? panel.text : note;
     node.hidden = !text && !problem;
     node.dataset.kind = panel ? panel.kind : "note";
@@ -164,15 +194,15 @@ export function createTakeback(ctx) {
   /** A new state body arrived (a move, or a takeback asked or answered). */
   function update(state, previous) {
     const outcome = takebackOutcome(previous, state);
-    if (outcome === "taken back") note = "Your move was taken back: play again.";
-    else if (outcome === "stands" && previous.takeback.id === withdrawn) note = "You withdrew your request: your move stands.";
-    else if (outcome === "stands") note = "Not taken back: your move stands.";
+    if (outcome === "taken back") note = t("Your move was taken back: play again.");
+    else if (outcome === "stands" && previous.takeback.id === withdrawn) note = t("You withdrew your request: your move stands.");
+    else if (outcome === "stands") note = t("Not taken back: your move stands.");
     else if (previous && state && state.version !== previous.version) note = null;
     if (outcome) ctx.announce(note);
     if (previous && state && (state.version !== previous.version || state.takeback?.id !== previous.takeback?.id)) problem = null;
     const before = previous?.takeback;
     if (state?.takeback && state.takeback.id !== before?.id && state.takeback.seat !== state.seat) {
-      ctx.announce(takebackPanel(state, ctx.nameOf, ctx.held(), localStates(), ctx.words?.())?.text || "");
+      ctx.announce(takebackPanel(state, ctx.nameOf, ctx.held(), localStates(), ctx.words?.(), phrase())?.text || "");
     }
     draw();
   }

@@ -5,6 +5,7 @@
 
 import { api, ApiError } from "./api.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { askerWords, deadLinkWords, pickableSeats, seatFromHash } from "./people-kit.js";
 import { $ } from "./room-page.js";
 import { seats } from "./storage.js";
@@ -44,14 +45,14 @@ export function createWayBack(ctx) {
       const room = await api("GET", `/api/rooms/${roomId}`);
       const name = room.seats.find((s) => s.seat === state.seat)?.name || "";
       seats.save(roomId, { seat: state.seat, token: found, name, game: room.game, status: room.status });
-      ctx.announce(`You are playing as ${name} on this device.`);
+      ctx.announce(t("You are playing as {name} on this device.", { name }));
       return true;
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
         // Refused: say why on the page, not only to a screen reader.
         await seatRefused(found);
       } else {
-        ctx.announce("That seat link could not be checked; reload the page to try again.");
+        ctx.announce(t("That seat link could not be checked; reload the page to try again."));
       }
       return false;
     }
@@ -128,7 +129,7 @@ export function createWayBack(ctx) {
       deadLink = null;
       outcome = null;
       ctx.seatTaken(seats.get(roomId));
-      ctx.announce(`Approved: you play as ${seats.get(roomId)?.name || name} now.`);
+      ctx.announce(t("Approved: you play as {name} now.", { name: seats.get(roomId)?.name || name }));
       draw();
       return;
     }
@@ -233,7 +234,7 @@ export function createWayBack(ctx) {
                 box.querySelector(".pick-name")?.focus();
               },
             },
-            deadLink ? "Ask for a seat again" : "Ask again",
+            deadLink ? t("Ask for a seat again") : t("Ask again"),
           ),
         ),
       );
@@ -246,7 +247,7 @@ export function createWayBack(ctx) {
         h(
           "div",
           { class: "pick-row" },
-          h("span", { class: "pick-title", id: "pick-title" }, "Playing here? Pick your name"),
+          h("span", { class: "pick-title", id: "pick-title" }, t("Playing here? Pick your name")),
           h(
             "span",
             { class: "pick-names", role: "group", "aria-labelledby": "pick-title" },
@@ -254,7 +255,7 @@ export function createWayBack(ctx) {
               h("button", { class: "button button-small pick-name", type: "button", "data-seat": seat.seat, onclick: (event) => askForSeat(seat, event.currentTarget) }, seat.name),
             ),
           ),
-          deadLink || outcome ? null : h("button", { class: "link-button pick-dismiss", type: "button", onclick: dismissPick }, "I'm just watching"),
+          deadLink || outcome ? null : h("button", { class: "link-button pick-dismiss", type: "button", onclick: dismissPick }, t("I'm just watching")),
         ),
       );
     }

@@ -55,6 +55,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
             # The test suite's own games, as this process registers them: the per-game checks loop
             # over the registry, so the server must know every game they name.
             "MOTABLE_GAMES": motable_games(),
+            # Every language with a catalogue, as a server offering them runs (each page's switch).
+            "MOTABLE_LANGUAGES": "all",
         },
         folder / "server.log",
     )
@@ -77,13 +79,21 @@ def new_player(browser: Browser) -> Iterator[Callable[..., Page]]:
     trails: list[deque[str]] = []
 
     def make(
-        width: int = 1280, height: int = 900, *, table_may_fail: bool = False, console_errors_ok: bool = False
+        width: int = 1280,
+        height: int = 900,
+        *,
+        table_may_fail: bool = False,
+        console_errors_ok: bool = False,
+        locale: str | None = None,
     ) -> Page:
         """`console_errors_ok`: for the few tests that stop the server on purpose (offline, reconnect),
-        where the browser rightly logs failed requests and sockets."""
+        where the browser rightly logs failed requests and sockets. `locale`: the browser's language
+        (its Accept-Language and `navigator.language`), e.g. "fr-FR"; Chromium's own otherwise."""
         # The pages send a strict CSP (no eval), which the tests keep: wait conditions are written
         # as functions ("() => ..."), which Playwright runs without evaluating a string in the page.
-        context = browser.new_context(viewport={"width": width, "height": height})
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, **({"locale": locale} if locale else {})
+        )
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

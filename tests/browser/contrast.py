@@ -4,10 +4,13 @@ from __future__ import annotations
 
 # Every element with its own words inside `.felt`: its colour (alpha and opacities applied) is
 # laid on the backgrounds beneath it, down to the felt's green; the WCAG ratio must reach 4.5:1
-# (3:1 for large text). An element over a picture (a gradient of its own, an image) is skipped:
+# (3:1 for large text); the felt's green is the lighter end of its baize (base.css --baize-1, so the
+# dark theme's is read too). An element over a picture (a gradient of its own, an image) is skipped:
 # its background cannot be read off the styles.
 LOW_CONTRAST = r"""(root) => {
-    const FELT = [0x23, 0x70, 0x49];
+    const baize = getComputedStyle(document.documentElement).getPropertyValue('--baize-1').trim();
+    const hex = baize.match(/^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i);
+    const FELT = hex ? hex.slice(1).map((h) => parseInt(h, 16)) : [0x23, 0x70, 0x49];
     const parse = (c) => {
         const m = c.match(/rgba?\(([^)]+)\)/);
         if (!m) return null;

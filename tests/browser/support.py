@@ -210,3 +210,32 @@ def card_ids(value: Any) -> set[int]:
         for item in value:
             found |= card_ids(item)
     return found
+
+
+# Each card's printed name (drawn by CSS from data-glyph) set as a line of text in the same font, and
+# measured against the card's inside: the names wider than their card, as "NAME on a W px card".
+_NAMES_TOO_WIDE = """() => [...document.querySelectorAll("#table .mooki-card .mooki-name")].flatMap(
+  (name) => {
+    const card = name.closest(".mooki-card");
+    const style = getComputedStyle(name);
+    const probe = document.createElement("span");
+    probe.textContent = name.dataset.glyph;
+    for (const key of ["fontFamily", "fontSize", "fontWeight", "letterSpacing", "textTransform"]) {
+        probe.style[key] = style[key];
+    }
+    probe.style.position = "absolute";
+    probe.style.whiteSpace = "nowrap";
+    document.body.append(probe);
+    const wide = probe.getBoundingClientRect().width;
+    probe.remove();
+    const inside = card.clientWidth - parseFloat(getComputedStyle(card).paddingLeft) * 2;
+    const said = `${name.dataset.glyph} (${wide.toFixed(1)} px at ${style.fontSize})`;
+    return wide > inside + 0.5 ? [`${said} on a ${card.clientWidth} px card`] : [];
+  },
+)"""
+
+
+def mooki_names_too_wide(page: Page) -> list[str]:
+    """Mooki Island's printed card names on the table that are wider than their card."""
+    found: list[str] = page.evaluate(_NAMES_TOO_WIDE)
+    return found

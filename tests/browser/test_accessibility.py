@@ -2,7 +2,8 @@
 pages a player sees, on a phone and a laptop (tests/browser/axe.py): the home page, the waiting room
 (host and friend), the table of every registered game mid-match (the test suite's own games too,
 tests/games.py), a round summary, game over, the replay, every rules page, the error pages, the
-table screen and the offline page. Matches are played through the API with random legal moves (fast
+table screen and the offline page; each in the light theme and the dark one (the system's preference,
+which the pages follow). Matches are played through the API with random legal moves (fast
 and the same every run); the page under test is a seat opened from its private seat link
 (`#seat=<token>`)."""
 
@@ -117,6 +118,18 @@ def new_match(server: ServeProcess) -> Iterator[Callable[..., Match]]:
     yield make
     for match in made:
         match.api.close()
+
+
+@pytest.fixture(params=["light", "dark"])
+def new_player(new_player: Callable[..., Page], request: pytest.FixtureRequest) -> Callable[..., Page]:
+    """Every page of a test in one theme: the system's preference, which the pages follow."""
+
+    def make(*args: Any, **kwargs: Any) -> Page:
+        page = new_player(*args, **kwargs)
+        page.emulate_media(color_scheme=request.param)
+        return page
+
+    return make
 
 
 @pytest.fixture(params=SIZES, ids=["phone", "laptop"])

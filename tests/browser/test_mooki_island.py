@@ -11,7 +11,16 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.servers import ServeProcess
 
-from .support import SCREENSHOTS, FrameLog, card_ids, game_over, join_room, shoot, version
+from .support import (
+    SCREENSHOTS,
+    FrameLog,
+    card_ids,
+    game_over,
+    join_room,
+    mooki_names_too_wide,
+    shoot,
+    version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -85,6 +94,8 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
             expect(ann.locator(".mooki-choice")).to_have_count(2)
             ann.wait_for_function("() => document.activeElement?.dataset.action === 'place'")
         elif kind == "place":
+            # Every name printed on a card fits it, the small ones of the piles and collections too.
+            assert mooki_names_too_wide(ann) == []
             words = ann.locator(".mooki-choice-words").all_inner_texts()
             assert all(w.startswith("Keep the ") or w == "Send the Spider to Ada" for w in words), words
             if "choice" in shots:
@@ -103,6 +114,7 @@ def test_a_child_plays_the_strong_bot_to_the_poster_by_keyboard(
         if aid is not None:
             assert "Sun" in aid, aid
     expect(ann.locator(".mooki-end")).to_be_visible()
+    assert mooki_names_too_wide(ann) == []
     expect(ann.locator(".mooki-sorting tbody tr")).to_have_count(6)
     expect(ann.locator(".mooki-winner-line")).to_contain_text("win")
     expect(ann.locator("svg.mooki-poster")).to_be_visible()

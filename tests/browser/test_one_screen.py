@@ -213,5 +213,33 @@ def test_your_turn_is_one_screen(
         ann.locator("#table [data-action=take]").first.click()
         ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
         expect(ann.locator("#table [data-action=place]").first).to_be_visible()
-        # (A phone shows both sides whole; your collection is below them.)
-        whole_on_screen(ann, wanted if laptop else [CHOICES], f"one-screen-{game_id}-place-{width}")
+        # Both sides and your collection, which a side joins, on the first screen (a phone too).
+        whole_on_screen(ann, wanted, f"one-screen-{game_id}-place-{width}")
+
+
+def test_a_mokuru_turn_after_your_own_move_comes_into_view_on_a_phone(
+    server: ServeProcess, new_player: Callable[..., Page]
+) -> None:
+    """Your move, then more of your turn (the draw, then reporting the trick's tries; a verdict):
+    however the page was scrolled when you moved, your next moves come into view on a phone."""
+    ann = new_player(*PHONE)
+    ann.emulate_media(reduced_motion="reduce")  # the page's scroll is instant
+    host(ann, server.base_url, GAMES["mokuru"])
+    moves = ann.locator(CHOICES)
+    followed = 0
+    for _ in range(12):
+        expect(moves.first).to_be_attached()
+        before = version(ann)
+        # Read on down the page (the log), then move without the browser scrolling to the button.
+        ann.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        try:
+            moves.first.dispatch_event("click", timeout=3000)
+            ann.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before, timeout=5000)
+        except PlaywrightTimeout:  # redrawn under the click (a bot moved, a hold counted down)
+            continue
+        if version(ann) == before + 1 and moves.count():
+            followed += 1  # this page moves again right after its own move
+            whole_on_screen(ann, [CHOICES], f"one-screen-mokuru-after-own-move-{followed}-375")
+        if followed >= 2:
+            break
+    assert followed, "Ann never moved twice in a row"

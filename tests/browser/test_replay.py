@@ -16,15 +16,16 @@ from .support import SUMMARY, close_summary, shoot
 pytestmark = pytest.mark.browser
 
 
-def _finished_match(base: str, game: str, options: dict[str, int]) -> tuple[str, int]:
-    """A two-player match played to its end through the API with random legal moves."""
+def _finished_match(base: str, game: str, options: dict[str, int], players: int = 2) -> tuple[str, int]:
+    """A match (two players unless told) played to its end through the API with random legal moves."""
     with httpx.Client(base_url=base) as api:
         made = api.post(
             "/api/rooms", json={"game": game, "name": "AnnabelleAnnabelleLongna", "options": options}
         ).json()
         room = made["room_id"]
-        bo = api.post(f"/api/rooms/{room}/join", json={"name": "Bo"}).json()
-        tokens = [made["token"], bo["token"]]
+        tokens = [made["token"]]
+        for name in ["Bo", "Cy", "Di"][: players - 1]:
+            tokens.append(api.post(f"/api/rooms/{room}/join", json={"name": name}).json()["token"])
         api.post(f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
         pick = random.Random(5)
         moves = 0

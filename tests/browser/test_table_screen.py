@@ -10,6 +10,7 @@ sofa (checked at 1920 x 1080 for each game, and shot at 1280 x 720 too); axe fin
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -30,6 +31,7 @@ from tests.servers import ServeProcess
 from .axe import serious_violations
 from .support import SCREENSHOTS, card_ids, version
 from .test_mokuru_duel import key, plain, serve_seeded  # noqa: F401 (a fixture)
+from .test_replay import _finished_match
 
 pytestmark = pytest.mark.browser
 
@@ -683,3 +685,67 @@ def test_two_phones_scanning_the_one_code_each_take_a_seat(
     one_code_for_the_room(screen, url)
     assert serious_violations(screen) == []
     screen_shots(screen, "screen-waiting-moby-trick", playing=False)
+
+
+# What each game's table shows at its end, which must be whole on the screen under the result band.
+END_PARTS = {
+    "mojo": ("#screen-table .mojo-center", "#screen-table .seat-held"),
+    "moby-trick": ("#screen-table .moby-compass", "#screen-table .table-seats"),
+    "mooki-island": (
+        "#screen-table .mooki-end > h2",
+        "#screen-table .mooki-sorting",
+        "#screen-table .mooki-winner",
+        "#screen-table .mooki-poster",
+        "#screen-table .mooki-befriended",
+    ),
+    "mokuru": ("#screen-table .mokuru-celebration", "#screen-table .mokuru-board"),
+}
+# Every box of `selectors` drawn, against the screen's table space (under the result band).
+END_BOXES = """(selectors) => {
+    const main = document.querySelector('.screen-main').getBoundingClientRect();
+    const over = document.getElementById('screen-over').getBoundingClientRect();
+    const top = Math.max(main.top, over.bottom);
+    return selectors.map((s) => [...document.querySelectorAll(s)].map((n) => {
+        const b = n.getBoundingClientRect();
+        return { what: s, top: b.top, bottom: b.bottom, left: b.left, right: b.right, height: b.height,
+                 whole: b.height > 0 && b.top >= top - 1 && b.bottom <= main.bottom + 1
+                     && b.left >= main.left - 1 && b.right <= main.right + 1 };
+    }));
+}"""
+
+
+@pytest.mark.parametrize("game", list(END_PARTS))
+def test_each_games_end_is_whole_on_the_screen_under_the_result(
+    server: ServeProcess, new_player: Callable[..., Page], game: str
+) -> None:
+    """A match over (played over HTTP), the screen opened on it: the result band is over the
+    table and the table's own end (Mooki Island's sorting, poster and every card befriended; the
+    cards each Mojo player held; Mokuru's Grandmaster) is whole under it at 1920 x 1080, large
+    enough to read from the sofa."""
+    options = {"mojo": {"target": 10}, "moby-trick": {"target": 5}}.get(game, {})
+    room, _ = _finished_match(server.base_url, game, options)
+    screen = new_player(*SCREEN)
+    screen.goto(f"{server.base_url}/r/{room}/screen")
+    expect(screen.locator("#screen-over")).to_be_visible()
+    # The final scores may show over the table first: closed, or gone by themselves.
+    summary = screen.locator("#round-summary:not([hidden])")
+    with contextlib.suppress(PlaywrightTimeout):
+        summary.locator("button.summary-close").click(timeout=3000)
+    expect(summary).to_have_count(0)
+    fitted(screen, *SCREEN)
+    screen.wait_for_timeout(300)  # the fit runs on the next frame after the result's band
+    found = screen.evaluate(END_BOXES, list(END_PARTS[game]))
+    shot(screen, f"screen-end-{game}")
+    for selector, boxes in zip(END_PARTS[game], found, strict=True):
+        assert boxes, f"{selector} is not drawn"
+        assert all(b["whole"] for b in boxes), (selector, boxes)
+    assert screen.evaluate("() => document.documentElement.scrollHeight <= innerHeight")
+    # The rail's standings are whole in it, a long name too.
+    rail = screen.evaluate(
+        "() => [...document.querySelectorAll('#screen-side .panel-rows li, #screen-side .scorepad')]"
+        ".map((n) => [n.getBoundingClientRect().bottom, document.getElementById('screen-side')"
+        ".getBoundingClientRect().bottom])"
+    )
+    assert all(bottom <= side + 1 for bottom, side in rail), rail
+    # Read from the sofa: the table is not shrunk to a stamp to fit.
+    assert float(screen.locator("#screen-table").get_attribute("data-fit") or 1) >= 0.8

@@ -107,6 +107,17 @@ def test_a_played_card_is_taken_back_with_a_friends_approval_and_a_draw_is_not(
         named = re.compile(rf"{asker} asks to take back their last move \(played an? \w+ \d+\)")
         expect(banner).to_contain_text(named)
         expect(mover.locator("#takeback")).to_contain_text("Waiting for")
+        # The table's own status line says the table waits for the friend's answer, not the move
+        # to make (a chat line drawn into the table's log leaves it so); the asker's says nothing.
+        asked = f"{asker} asked to take back a move — answer below before you play on"
+        expect(other.locator("#table #turn-status")).to_have_text(asked)
+        other.locator("#table #turn-status").scroll_into_view_if_needed()
+        other.screenshot(path=str(SHOTS / "status-asked-1280.png"))
+        expect(mover.locator("#table #turn-status")).not_to_contain_text("asked to take back")
+        other.fill("#chat-input", "one moment")
+        other.click("#chat-send")
+        expect(other.locator("#table #game-log")).to_contain_text("one moment")
+        expect(other.locator("#table #turn-status")).to_have_text(asked)
         other.wait_for_function("() => window.__notes === 5")
         for width, height in ((375, 812), (1280, 800)):
             other.set_viewport_size({"width": width, "height": height})
@@ -115,6 +126,7 @@ def test_a_played_card_is_taken_back_with_a_friends_approval_and_a_draw_is_not(
             other.screenshot(path=str(SHOTS / f"banner-{width}.png"))
         other.set_viewport_size({"width": 1280, "height": 900})
         other.locator("#takeback button[data-takeback=allow]").click()
+        expect(other.locator("#table #turn-status")).not_to_contain_text("asked to take back")
         wait_version(mover, before + 2)
         expect(mover.locator("#takeback")).to_contain_text("Your move was taken back")
         assert sorted(hand_ids(mover)) == sorted(hand)

@@ -137,6 +137,20 @@ def test_a_playout_catches_an_action_without_words_or_with_a_value_of_another_ki
         conformance.random_playout(_tiny_saying(play=as_seat), 2, 1)
 
 
+def test_a_coded_value_without_its_words_is_caught() -> None:
+    """A value a game's words have no words for would be said as its code ("confirm"): caught."""
+    verdict = ActionWords(
+        done="{verdict} as a witness",
+        otherwise="answered",
+        ask="answer",
+        values={"verdict": {"confirm": "confirmed it"}},
+    )
+    spec = replace(TinyEngine.spec, action_words={"witness": verdict})
+    conformance.check_words(spec, [{"type": "witness", "verdict": "confirm"}])
+    with pytest.raises(AssertionError, match=r"no words for \{verdict\} = 'dispute'"):
+        conformance.check_words(spec, [{"type": "witness", "verdict": "dispute"}])
+
+
 def test_a_placeholder_no_action_fills_is_caught() -> None:
     actions = [a for _, a in conformance.random_playout(TinyEngine(), 2, 1).actions]
     conformance.check_placeholders_read(TinyEngine.spec, actions)

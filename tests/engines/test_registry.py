@@ -126,6 +126,7 @@ def test_action_words_are_whole_sentences_with_named_placeholders() -> None:
             "otherwise": "took a card",
             "ask": "take a card",
             "params": {"pile": "position"},
+            "values": {},
         },
         # A placeholder named card is a card, one named seat a seat; said in the JSON all the same.
         "play": {
@@ -133,8 +134,9 @@ def test_action_words_are_whole_sentences_with_named_placeholders() -> None:
             "otherwise": "played a card",
             "ask": "play a card",
             "params": {"card": "card", "seat": "seat"},
+            "values": {},
         },
-        "pass": {"done": "passed", "otherwise": None, "ask": "pass", "params": {}},
+        "pass": {"done": "passed", "otherwise": None, "ask": "pass", "params": {}, "values": {}},
     }
     with pytest.raises(ValueError, match="otherwise"):
         ActionWords(done="played {card}", ask="play a card")
@@ -148,6 +150,20 @@ def test_action_words_are_whole_sentences_with_named_placeholders() -> None:
         ActionWords(done="played", ask="play", params={"card": "card"})
     with pytest.raises(ValueError, match="placeholder is one of"):
         ActionWords(done="took {pile}", otherwise="took", ask="take", params={"pile": "dice"})  # type: ignore[dict-item]
+    # A word placeholder's coded values said as players say them; only a word has them, each worded.
+    verdict = {"confirm": "confirmed the success", "dispute": "disputed the success"}
+    witness = ActionWords(
+        done="{verdict} as a witness", otherwise="answered", ask="answer", values={"verdict": verdict}
+    )
+    assert witness.to_json()["values"] == {"verdict": verdict}
+    with pytest.raises(ValueError, match="word placeholders"):
+        ActionWords(done="gave {seat}", otherwise="gave", ask="give", values={"seat": {"1": "Bo"}})
+    with pytest.raises(ValueError, match="word placeholders"):
+        ActionWords(done="passed", ask="pass", values={"verdict": verdict})
+    with pytest.raises(ValueError, match="words for each value"):
+        ActionWords(
+            done="{verdict}", otherwise="answered", ask="answer", values={"verdict": {"confirm": " "}}
+        )
     with pytest.raises(TypeError, match="ActionWords"):
         GameSpec("x", "X", 2, 4, _Opts, action_words={"play": "played a card"})  # type: ignore[dict-item]
 

@@ -9,5 +9,12 @@ export const WORDS = {
   set_aside: { done: "set {card} aside", otherwise: "set a card aside", ask: "set a card aside", params: { card: "card" } },
   place: { done: "placed a card, {side} side up", otherwise: "placed a card", ask: "place your card", params: { side: "text" } },
   give: { done: "gave a card to {seat}", otherwise: "gave a card away", ask: "give a card", params: { seat: "seat" } },
+  witness: {
+    done: "{verdict} as a witness",
+    otherwise: "answered as a witness",
+    ask: "confirm or dispute the success",
+    params: { verdict: "text" },
+    values: { verdict: { confirm: "confirmed the success", dispute: "disputed the success" } },
+  },
   take: { done: "took the card on pile {pile}", otherwise: "took a card", ask: "take a card", params: { pile: "position" } },
 };

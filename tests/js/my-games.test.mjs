@@ -84,6 +84,11 @@ test("moves in words: the game's words, cards the view shows named, hidden ones 
   assert.equal(said(1, { type: "give", seat: null }), "Bo gave a card away.");
   assert.equal(said(1, { type: "take", pile: 0 }), "Bo took the card on pile 1.");
   assert.equal(said(1, { type: "take", pile: "0" }), "Bo took a card.");
+  // A coded value is said in the game's words for it, never as it is.
+  assert.equal(said(1, { type: "witness", verdict: "confirm" }), "Bo confirmed the success as a witness.");
+  assert.equal(said(0, { type: "witness", verdict: "dispute" }), "You disputed the success as a witness.");
+  assert.equal(said(1, { type: "witness", verdict: "shrug" }), "Bo answered as a witness.");
+  assert.equal(said(1, { type: "witness", verdict: "toString" }), "Bo answered as a witness.");
   // A type the game's words do not know is said plainly from its fields; so is every move without words.
   assert.equal(said(1, { type: "juggle", height: 3 }), "Bo: juggle (height 3).");
   assert.equal(moveWords({ seat: 1, action: { type: "play", card: 7 } }, { name, cards }), "Bo: play (card 7).");

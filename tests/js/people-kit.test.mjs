@@ -6,6 +6,7 @@ import {
   askerWords,
   chatNews,
   chatNoteWords,
+  writerName,
   countdownWords,
   dayWords,
   deadLinkWords,
@@ -255,4 +256,13 @@ test("what the holder, the table and the asker read", () => {
   assert.deepEqual(askerWords("refused", mine), { text: "Your request for Ann's seat was refused.", done: true, again: true });
   assert.equal(askerWords("expired", mine).again, true);
   assert.equal(askerWords("approved", mine).done, true);
+});
+
+test("a writer's name: a player's as given, a spectator's as the chat first showed it", () => {
+  assert.equal(writerName("Bo", 1), "Bo");
+  assert.equal(writerName("Cy (watching)"), "Cy (watching)");
+  assert.equal(writerName("Spectator"), "Spectator");
+  // A player who named themselves so is not a spectator.
+  assert.equal(writerName("Spectator", 0), "Spectator");
+  assert.equal(chatNoteWords(1, { name: "Cy (watching)", seat: null, text: "go" }).name, "Cy (watching)");
 });

@@ -44,3 +44,31 @@ test("nothing scrolls while the round summary is open; the new match scrolls onc
   first.after(table, { key: "r:mojo", acting: false, seat: 0 });
   assert.equal(scrolls, 1); // the new match, once the summary is closed
 });
+
+test("a turn that follows your own move comes into view: each new step with moves to make", () => {
+  const first = createPhoneFirst();
+  first.after(table, { key: "r:mokuru", acting: true, seat: 0, step: 4 }); // the match, new here
+  assert.equal(scrolls, 1);
+  first.after(table, { key: "r:mokuru", acting: true, seat: 0, step: 4 }); // redrawn (chat, a countdown)
+  assert.equal(scrolls, 1);
+  first.after(table, { key: "r:mokuru", acting: true, seat: 0, step: 5 }); // you drew: report your tries now
+  assert.equal(scrolls, 2);
+  first.after(table, { key: "r:mokuru", acting: true, seat: 0, step: 6 }); // you missed: the next try
+  assert.equal(scrolls, 3);
+  first.after(table, { key: "r:mokuru", acting: false, seat: 0, step: 7 }); // another's turn
+  first.after(table, { key: "r:mokuru", acting: false, seat: 0, step: 8 });
+  assert.equal(scrolls, 3);
+  first.after(table, { key: "r:mokuru", acting: true, seat: 0, step: 9 }); // your verdict on their trick
+  assert.equal(scrolls, 4);
+  first.after(table, { key: "r:mokuru", acting: true, seat: 0, step: 9 });
+  assert.equal(scrolls, 4);
+});
+
+test("a step made while the summary is open scrolls nothing, and the same step after it neither", () => {
+  const first = createPhoneFirst();
+  first.after(table, { key: "r:mojo", acting: true, seat: 0, step: 1 });
+  first.after(table, { key: "r:mojo", acting: true, seat: 0, step: 2, blocked: true });
+  assert.equal(scrolls, 1);
+  first.after(table, { key: "r:mojo", acting: true, seat: 0, step: 2 });
+  assert.equal(scrolls, 1);
+});

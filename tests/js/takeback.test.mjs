@@ -84,3 +84,13 @@ test("around one device, the player who just moved may take it back while the ne
   assert.deepEqual(alone.buttons, ["withdraw"]);
   assert.equal(alone.as, 0);
 });
+
+test("the table's status line says a takeback waits for your answer, and only then", async () => {
+  const { askedLine } = await import("../../static/js/takeback.js");
+  assert.equal(askedLine(body(1, { takeback: pending({ seat: 2, waiting_for: [0, 1] }) }), nameOf), "Cy asked to take back a move — answer below before you play on");
+  assert.equal(askedLine(body(2, { takeback: pending({ seat: 2, waiting_for: [0, 1] }) }), nameOf), null); // the asker
+  assert.equal(askedLine(body(1, { takeback: pending({ waiting_for: [2] }) }), nameOf), null); // answered
+  assert.equal(askedLine(body(1), nameOf), null);
+  // Around one device: Bo's seat is shown, Cy (here too) is asked.
+  assert.equal(askedLine(body(1, { takeback: pending({ waiting_for: [2] }) }), nameOf, [1, 2]), "Ann asked to take back a move — Cy, answer below before you play on");
+});

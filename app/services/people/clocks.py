@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_
 from app.models import ActionRow, Match, Room
 from app.services.auth import player_seat
 from app.services.lookup import find_room
@@ -36,8 +37,8 @@ def deadline(session: Session, room: Room, match: Match | None) -> datetime | No
 def set_clock(session: Session, room_id: str, token: str | None, seconds: int | None) -> None:
     room = find_room(session, room_id, lock=True)
     if player_seat(session, room_id, token) != room.host_seat:
-        raise AppError("forbidden", "only the host may set the clock")
+        raise AppError("forbidden", N_("only the host may set the clock"))
     if current_match(session, room_id) is not None:
-        raise AppError("already_started", "the clock is set before the match starts")
+        raise AppError("already_started", N_("the clock is set before the match starts"))
     check_clock(seconds)
     room.clock = seconds

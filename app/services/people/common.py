@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_
 from app.models import Match, Room, Seat, utcnow
 from app.services.lookup import find_room
 from app.services.matches import current_match
@@ -49,7 +50,7 @@ def seat_row(session: Session, room_id: str, seat: int) -> Seat:
     """The seat's row; a seat the room does not have is `not_found`."""
     row = session.scalars(_SEAT, {"room_id": room_id, "seat": seat}).one_or_none()
     if row is None:
-        raise AppError("not_found", f"no seat {seat} in this room")
+        raise AppError("not_found", N_("no seat %(seat)s in this room"), seat=seat)
     return row
 
 
@@ -58,7 +59,7 @@ def playing_room(session: Session, room_id: str) -> tuple[Room, Match]:
     room = find_room(session, room_id, lock=True)
     match = current_match(session, room_id)
     if match is None:
-        raise AppError("not_started", "the match has not started yet")
+        raise AppError("not_started", N_("the match has not started yet"))
     if match.status != "playing":
-        raise AppError("game_over", "the match is over")
+        raise AppError("game_over", N_("the match is over"))
     return room, match

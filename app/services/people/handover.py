@@ -14,6 +14,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_, N_plural, Words
 from app.models import Match, Room, Seat, SeatMove, SeatRequest, utcnow
 from app.services import outbox
 from app.services.alert_seats import forget_alerts
@@ -58,7 +59,7 @@ def ask_for_seat(
     room = find_room(session, room_id, lock=True)
     target = seat_row(session, room_id, seat)
     if target.bot:
-        raise AppError("invalid_request", f"seat {seat} is a bot's")
+        raise AppError("invalid_request", N_("seat %(seat)s is a bot's"), seat=seat)
     open_requests = []
     for open_request in session.scalars(
         select(SeatRequest).where(SeatRequest.room_id == room.id, SeatRequest.status.in_(OPEN))
@@ -71,7 +72,10 @@ def ask_for_seat(
     if len(mine) >= MAX_PENDING_PER_ASKER:
         raise AppError(
             "rate_limited",
-            "you have asked for seats in this room already; wait for an answer (or for the request to lapse)",
+            N_(
+                "you have asked for seats in this room already; "
+                "wait for an answer (or for the request to lapse)"
+            ),
             retry_after=_first_lapse(mine, times),
         )
     # A request from before addresses were kept counts as an address of its own.
@@ -79,7 +83,7 @@ def ask_for_seat(
     if not mine and len(askers) >= MAX_ASKING_ADDRESSES:
         raise AppError(
             "rate_limited",
-            "this room has too many open seat requests; try again later",
+            N_("this room has too many open seat requests; try again later"),
             retry_after=_first_lapse(open_requests, times),
         )
     token = new_token()
@@ -121,7 +125,7 @@ def _request_body(request: SeatRequest, times: Times) -> dict[str, Any]:
 def _find_request(session: Session, room_id: str, request_id: str) -> SeatRequest:
     request = session.get(SeatRequest, request_id, populate_existing=True)
     if request is None or request.room_id != room_id:
-        raise AppError("not_found", "no such seat request")
+        raise AppError("not_found", N_("no such seat request"))
     return request
 
 
@@ -136,7 +140,7 @@ class Consent:
     holder_gone: bool
     approvers: frozenset[int]
     needed: int
-    why_not: str
+    why_not: Words
 
 
 def consent(
@@ -157,7 +161,7 @@ def consent(
             False,
             frozenset(),
             1,
-            f"{target.name} is at the table: only {target.name} may answer for their seat",
+            Words(N_("%(name)s is at the table: only %(name)s may answer for their seat"), name=target.name),
         )
     people_here = [s for s in seats_of(session, room.id) if not s.bot and s.seat != target.seat]
     if len(people_here) == 1:
@@ -167,22 +171,33 @@ def consent(
                 True,
                 frozenset(),
                 1,
-                f"with only two of you at the table, {lone.name} may approve once {target.name} has been "
-                "gone a day",
+                Words(
+                    N_(
+                        "with only two of you at the table, %(other)s may approve "
+                        "once %(name)s has been gone a day"
+                    ),
+                    other=lone.name,
+                    name=target.name,
+                ),
             )
-        return Consent(True, frozenset({lone.seat}), 1, "")
+        return Consent(True, frozenset({lone.seat}), 1, Words(""))
     host = next((s for s in people_here if s.seat == room.host_seat), None)
     if host is not None:
-        return Consent(True, frozenset({host.seat}), 1, "the host answers requests for a gone player's seat")
+        return Consent(
+            True, frozenset({host.seat}), 1, Words(N_("the host answers requests for a gone player's seat"))
+        )
     present = []
     for other in people_here:
         away = gone_for(session, match, other, connected)
         if away is None or away < times.gone_after:
             present.append(other.seat)
     if not present:
-        return Consent(True, frozenset(), 1, "nobody else is at the table to approve")
+        return Consent(True, frozenset(), 1, Words(N_("nobody else is at the table to approve")))
     return Consent(
-        True, frozenset(present), len(present) // 2 + 1, "a majority of the players at the table answers this"
+        True,
+        frozenset(present),
+        len(present) // 2 + 1,
+        Words(N_("a majority of the players at the table answers this")),
     )
 
 
@@ -234,12 +249,12 @@ def holder_requests(requests: list[SeatRequest], seat: int, times: Times) -> lis
     return shown
 
 
-def _minutes(seconds: float) -> str:
+def _minutes(seconds: float) -> Words:
     if seconds >= 2 * 3600:
-        return f"{int(seconds // 3600)} hours"
+        return N_plural("%(num)s hour", "%(num)s hours", int(seconds // 3600))
     if seconds >= 120:
-        return f"{int(seconds // 60)} minutes"
-    return f"{int(seconds)} seconds"
+        return N_plural("%(num)s minute", "%(num)s minutes", int(seconds // 60))
+    return N_plural("%(num)s second", "%(num)s seconds", int(seconds))
 
 
 @dataclass(frozen=True)
@@ -271,19 +286,25 @@ def answer_request(
     request = _find_request(session, room_id, request_id)
     status = _status(request, times)
     if status == "expired":
-        raise AppError("invalid_request", "this request lapsed unanswered; they may ask again")
+        raise AppError("invalid_request", N_("this request lapsed unanswered; they may ask again"))
     if status not in OPEN:
-        raise AppError("invalid_request", f"this request was {status} already")
+        raise AppError(
+            "invalid_request",
+            N_("this request was approved already")
+            if status == "approved"
+            else N_("this request was refused already"),
+        )
     target = seat_row(session, room_id, request.seat)
     if target.bot:
         # Not reached in practice (a bot taking a seat refuses its open requests); the error rolls
         # the transaction back, so nothing is marked here.
-        raise AppError("invalid_request", "a bot has taken this seat for good")
+        raise AppError("invalid_request", N_("a bot has taken this seat for good"))
     if caller == request.seat:
         # The holder's word settles it, whatever the state and whoever approved before.
         if not approve:
             request.status = "refused"
-            table_line(session, room_id, f"{target.name} refused to move their seat to another device", cache)
+            line = Words(N_("%(name)s refused to move their seat to another device"), name=target.name)
+            table_line(session, room_id, line, cache)
             return Answered(_request_body(request, times), request.seat, False, True)
         followed = _hand_over(session, room, request, target, caller, cache)
         return Answered(_request_body(request, times), request.seat, True, True, followed)
@@ -294,12 +315,15 @@ def answer_request(
     if not approve:
         request.status = "refused"
         who = seat_row(session, room_id, caller).name
-        table_line(session, room_id, f"{who} refused to move {target.name}'s seat to another device", cache)
+        line = Words(
+            N_("%(who)s refused to move %(name)s's seat to another device"), who=who, name=target.name
+        )
+        table_line(session, room_id, line, cache)
         return Answered(_request_body(request, times), request.seat, False, True)
     if status == "waiting":
-        raise AppError("invalid_request", "this request is approved already and waits for its time")
+        raise AppError("invalid_request", N_("this request is approved already and waits for its time"))
     if caller in (request.approvals or []):
-        raise AppError("invalid_request", "you approved this request already")
+        raise AppError("invalid_request", N_("you approved this request already"))
     request.approvals = [*(request.approvals or []), caller]
     if len(request.approvals) < rule.needed:
         return Answered(_request_body(request, times), request.seat, False, True)
@@ -313,8 +337,15 @@ def answer_request(
     table_line(
         session,
         room_id,
-        f"{names} approved moving {target.name}'s seat to another device: it moves in "
-        f"{_minutes(times.refusal_seconds)} unless {target.name} refuses or comes back",
+        Words(
+            N_(
+                "%(names)s approved moving %(name)s's seat to another device: it moves in %(wait)s "
+                "unless %(name)s refuses or comes back"
+            ),
+            names=names,
+            name=target.name,
+            wait=_minutes(times.refusal_seconds),
+        ),
         cache,
     )
     bump_epoch(room)  # the holder's processes learn of the window (RoomFacts.waiting)
@@ -354,11 +385,13 @@ def _hand_over(
     ):
         other.status = "refused"
     if approver == target.seat:
-        line = f"{target.name}'s seat moved to another device, approved by {target.name}"
+        line = Words(N_("%(name)s's seat moved to another device, approved by %(name)s"), name=target.name)
     else:
         names = ", ".join(seat_row(session, room.id, s).name for s in (request.approvals or [approver]))
-        line = (
-            f"{target.name}'s seat moved to another device, approved by {names} while {target.name} was gone"
+        line = Words(
+            N_("%(name)s's seat moved to another device, approved by %(names)s while %(name)s was gone"),
+            name=target.name,
+            names=names,
         )
     table_line(session, room.id, line, cache)
     bump_epoch(room)
@@ -457,7 +490,8 @@ def holder_back(session: Session, room_id: str, seat: int, cache: StateCache | N
     for request in waiting:
         request.status = "expired"
     name = seat_row(session, room_id, seat).name
-    table_line(session, room_id, f"{name} is back: their seat stays on their device", cache)
+    line = Words(N_("%(name)s is back: their seat stays on their device"), name=name)
+    table_line(session, room_id, line, cache)
     bump_epoch(room)
     return True
 
@@ -469,7 +503,7 @@ def waiting_seats(session: Session, room_id: str) -> frozenset[int]:
 def seat_check(session: Session, room_id: str, token: str | None, times: Times) -> dict[str, Any]:
     """What a token is for in this room: a seat, a seat that moved on (and why), a request, or nothing."""
     if token is None:
-        raise AppError("unauthorized", "send the seat link's token as 'Authorization: Bearer <token>'")
+        raise AppError("unauthorized", N_("send the seat link's token as 'Authorization: Bearer <token>'"))
     find_room(session, room_id)
     wanted = hash_token(token)
     seat = session.scalar(select(Seat).where(Seat.room_id == room_id, Seat.token_hash == wanted))

@@ -11,10 +11,11 @@ from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_
 from app.models import ActionRow, Match, Seat, utcnow
 from app.services.people.common import aware
 
-PRESENCE_UNKNOWN = (
+PRESENCE_UNKNOWN = N_(
     "we cannot tell right now who is at the table (a part of the server is restarting); "
     "try again in a few seconds"
 )

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.errors import AppError
+from app.i18n import N_, Words
 from app.models import Match, Room, Seat, SeatMove, SeatRequest, utcnow
 from app.services import pause_rules
 from app.services.alert_seats import forget_alerts
@@ -36,7 +37,7 @@ class Absence:
 def _not_paused(room: Room) -> None:
     """Nobody's seat goes to a bot while the table agreed to wait (app/services/pause.py)."""
     if room.paused_at is not None:
-        raise AppError("forbidden", "the game is paused: resume it first")
+        raise AppError("forbidden", N_("the game is paused: resume it first"))
 
 
 def absence(
@@ -66,16 +67,20 @@ def stand_in(
     caller = player_seat(session, room_id, token)
     target = seat_row(session, room_id, seat)
     if caller == seat:
-        raise AppError("invalid_request", "to let a bot play for you, leave the game")
+        raise AppError("invalid_request", N_("to let a bot play for you, leave the game"))
     if target.bot or target.stand_in:
-        raise AppError("invalid_request", f"a bot already plays seat {seat}")
+        raise AppError("invalid_request", N_("a bot already plays seat %(seat)s"), seat=seat)
     _not_paused(room)
     why = absence(session, room, match, target, cache, connected)
     if not why.expired and (why.gone_for is None or why.gone_for < times.gone_after):
         raise AppError(
             "forbidden",
-            f"{target.name} is still playing: a bot may stand in once their time is up "
-            f"or after {int(times.gone_after)} seconds away",
+            N_(
+                "%(name)s is still playing: a bot may stand in once their time is up "
+                "or after %(seconds)s seconds away"
+            ),
+            name=target.name,
+            seconds=int(times.gone_after),
         )
     target.stand_in = True
     bump_epoch(room)
@@ -103,12 +108,16 @@ def _bot_takes(
             )
         )
     if reason == "left":
-        table_line(session, room.id, f"{target.name} left the game; a bot plays their seat", cache)
+        line = Words(N_("%(name)s left the game; a bot plays their seat"), name=target.name)
+    elif by is None:
+        line = Words(N_("The host gave %(name)s's seat to a bot (%(name)s was gone)"), name=target.name)
     else:
-        remover = seat_row(session, room.id, by).name if by is not None else "The host"
-        table_line(
-            session, room.id, f"{remover} gave {target.name}'s seat to a bot ({target.name} was gone)", cache
+        line = Words(
+            N_("%(remover)s gave %(name)s's seat to a bot (%(name)s was gone)"),
+            remover=seat_row(session, room.id, by).name,
+            name=target.name,
         )
+    table_line(session, room.id, line, cache)
     bump_epoch(room)
     forget_alerts(session, room.id, target.seat)
     target.bot = True
@@ -160,17 +169,19 @@ def remove(
     """The host gives the seat of a player who never came back to a bot."""
     room, match = playing_room(session, room_id)
     if player_seat(session, room_id, token) != room.host_seat:
-        raise AppError("forbidden", "only the host may remove a player")
+        raise AppError("forbidden", N_("only the host may remove a player"))
     target = seat_row(session, room_id, seat)
     if target.bot:
-        raise AppError("invalid_request", f"seat {seat} is a bot")
+        raise AppError("invalid_request", N_("seat %(seat)s is a bot"), seat=seat)
     if seat == room.host_seat:
-        raise AppError("invalid_request", "to give up your own seat, leave the game")
+        raise AppError("invalid_request", N_("to give up your own seat, leave the game"))
     _not_paused(room)
     gone = gone_for(session, match, target, connected)
     if gone is None or gone < times.gone_after:
         raise AppError(
             "forbidden",
-            f"{target.name} has not been away {int(times.gone_after)} seconds; let them come back",
+            N_("%(name)s has not been away %(seconds)s seconds; let them come back"),
+            name=target.name,
+            seconds=int(times.gone_after),
         )
     _bot_takes(session, room, target, "removed", room.host_seat, cache)

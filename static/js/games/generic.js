@@ -1,8 +1,10 @@
 // The table for any game without a renderer of its own: it plays from `legal_actions` and
 // the view alone. Each move is a button labelled in words ("Play card 3"), the view is shown
 // as labelled values, and events (when the view has them) fill the log. It decides no rule.
+// Its keys and values are the game's codes, said as they are; its own words are the reader's.
 
 import { fill, h } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { tableKit } from "../table-kit.js";
 import { listWords } from "../words.js";
 
@@ -50,14 +52,14 @@ export function cardWords(card) {
 }
 
 /** Any JSON value in short words; seats by name, cards by their fields. */
-export function valueWords(value, { key = "", name = (seat) => `seat ${seat + 1}`, cards = new Map() } = {}) {
-  if (value === null || value === undefined) return "none";
-  if (typeof value === "boolean") return value ? "yes" : "no";
+export function valueWords(value, { key = "", name = (seat) => t("seat {num}", { num: seat + 1 }), cards = new Map() } = {}) {
+  if (value === null || value === undefined) return t("none");
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
   if (Number.isInteger(value) && SEAT_KEY.test(key)) return name(value);
   if (cardRef(key, value, cards)) return cardWords(cards.get(value));
   if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) {
-    if (!value.length) return "none";
+    if (!value.length) return t("none");
     if (PER_SEAT_KEY.test(key) && value.every((item) => typeof item === "number")) {
       return value.map((item, seat) => `${name(seat)} ${item}`).join(", ");
     }
@@ -66,7 +68,7 @@ export function valueWords(value, { key = "", name = (seat) => `seat ${seat + 1}
   }
   if (Number.isInteger(value.id)) return cardWords(value);
   const parts = Object.entries(value).map(([k, v]) => `${words(k)} ${valueWords(v, { key: k, name, cards })}`);
-  return parts.length ? parts.join("; ") : "none";
+  return parts.length ? parts.join("; ") : t("none");
 }
 
 /** One field of an action or event: a seat by name alone, a card by its fields. */
@@ -99,11 +101,11 @@ export function mount(root, ctx) {
   const els = {
     status: h("p", { class: "table-status", id: "turn-status" }),
     view: h("dl", { class: "generic-view" }),
-    moves: h("div", { class: "generic-moves button-row", role: "group", "aria-label": "Your moves" }),
+    moves: h("div", { class: "generic-moves button-row", role: "group", "aria-label": t("Your moves") }),
     log: h("ol", { class: "log-list", id: "game-log" }),
   };
   // A game that logs no events gets no empty "What happened" box.
-  const logPanel = h("section", { class: "panel log-panel", hidden: true }, h("h2", {}, "What happened"), els.log);
+  const logPanel = h("section", { class: "panel log-panel", hidden: true }, h("h2", {}, t("What happened")), els.log);
   fill(
     root,
     h(
@@ -120,12 +122,14 @@ export function mount(root, ctx) {
   function statusText(state) {
     if (state.result) {
       const winners = state.result.winners.map((seat) => kit.name(seat));
-      const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
-      return `The game is over: ${listWords(winners)} ${verb}.`;
+      // The kit names the reader's own seat "You" (table-kit.js).
+      if (winners.length === 1 && winners[0] === t("You")) return t("The game is over: You win.");
+      const names = listWords(winners);
+      return tn("The game is over: {names} wins.", "The game is over: {names} win.", winners.length, { names });
     }
-    if (kit.myTurn(state)) return "Your turn: choose a move.";
+    if (kit.myTurn(state)) return t("Your turn: choose a move.");
     const waiting = (state.to_act || []).map((seat) => ctx.seatName(seat));
-    return waiting.length ? `Waiting for ${listWords(waiting)}…` : "";
+    return waiting.length ? t("Waiting for {names}…", { names: listWords(waiting) }) : "";
   }
 
   function update(state) {

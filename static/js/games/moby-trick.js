@@ -5,24 +5,25 @@
 
 import { createFlight } from "../card-flight.js";
 import { fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { tableKit } from "../table-kit.js";
 import { renderMine } from "./moby-trick/hand.js";
 import { renderCompass, renderSeats } from "./moby-trick/seats.js";
 import { renderChoice, renderTrick } from "./moby-trick/trick.js";
 import { describeEvent, legalBy, statusText } from "./moby-trick/words.js";
 
-export { describeEvent, roundSummary } from "./moby-trick/words.js";
+export { cardPhrase, describeEvent, roundSummary } from "./moby-trick/words.js";
 
 export function mount(root, ctx) {
   const els = {
-    seats: h("div", { class: "table-seats", role: "list", "aria-label": "Other players" }),
-    compass: h("section", { class: "moby-compass", "aria-label": "Trump and value token" }),
-    trick: h("section", { class: "moby-trick", "aria-label": "The trick" }),
+    seats: h("div", { class: "table-seats", role: "list", "aria-label": t("Other players") }),
+    compass: h("section", { class: "moby-compass", "aria-label": t("Trump and value token") }),
+    trick: h("section", { class: "moby-trick", "aria-label": t("The trick") }),
     status: h("p", { class: "table-status", id: "turn-status" }),
     choice: h("section", { class: "moby-choice", hidden: true }),
-    mine: h("section", { class: "table-mine moby-mine", "aria-label": "Your cards" }),
+    mine: h("section", { class: "table-mine moby-mine", "aria-label": t("Your cards") }),
     // Focusable, so a keyboard can scroll it.
-    log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": "What happened" }),
+    log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": t("What happened") }),
   };
   const felt = h(
     "div",
@@ -33,8 +34,8 @@ export function mount(root, ctx) {
     els.choice,
     els.mine,
   );
-  const table = h("div", { class: "moby" }, felt, h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log));
-  fill(root, table);
+  const layout = h("div", { class: "moby" }, felt, h("section", { class: "panel log-panel" }, h("h2", {}, t("What happened")), els.log));
+  fill(root, layout);
 
   // Cards travel: from a hand to the trick, and a taken trick to its winner (card-flight.js).
   const flight = createFlight(root);
@@ -43,7 +44,7 @@ export function mount(root, ctx) {
   const me = () => ctx.mySeat;
   const name = (seat, object = false) => kit.name(seat, object);
   // What every part draws with.
-  const t = {
+  const table = {
     kit,
     me,
     name,
@@ -67,15 +68,15 @@ export function mount(root, ctx) {
     const trickIds = [...els.trick.querySelectorAll("[data-card-id]")].map((n) => n.dataset.cardId);
     flight.before();
     kit.keepFocus(() => {
-      renderSeats(els.seats, t, view, state, freshSeats);
+      renderSeats(els.seats, table, view, state, freshSeats);
       renderCompass(els.compass, view, fresh);
-      renderTrick(els.trick, t, view, legal, events, fresh);
-      els.status.textContent = statusText(view, state, legal, { me: me(), myTurn, name, seatName: t.seatName });
+      renderTrick(els.trick, table, view, legal, events, fresh);
+      els.status.textContent = statusText(view, state, legal, { me: me(), myTurn, name, seatName: table.seatName });
       els.status.classList.toggle("is-you", myTurn);
-      renderChoice(els.choice, t, legal);
-      renderMine(els.mine, t, view, state, legal, dealt);
+      renderChoice(els.choice, table, legal);
+      renderMine(els.mine, table, view, state, legal, dealt);
       const lines = events.map((event) => ({ ...describeEvent(event, name), seq: event.seq })).filter((line) => line.text);
-      kit.renderLog(els.log, lines, "The cards are dealt. Nothing played yet.");
+      kit.renderLog(els.log, lines, t("The cards are dealt. Nothing played yet."));
     });
 
     if (!news.first) {

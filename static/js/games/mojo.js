@@ -5,6 +5,7 @@
 
 import { createFlight } from "../card-flight.js";
 import { fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { tableKit } from "../table-kit.js";
 import { createHand } from "./mojo/hand.js";
 import { renderCenter } from "./mojo/piles.js";
@@ -12,18 +13,18 @@ import { renderSeats } from "./mojo/seats.js";
 import { describeEvents, legalBy, statusText } from "./mojo/words.js";
 
 export { roundSummary } from "./mojo/summary.js";
-export { cardWords, describeEvents } from "./mojo/words.js";
+export { cardPhrase, cardWords, describeEvents } from "./mojo/words.js";
 
 export function mount(root, ctx) {
   const els = {
     status: h("p", { class: "table-status", id: "turn-status" }),
-    opponents: h("div", { class: "table-seats", role: "list", "aria-label": "Players" }),
+    opponents: h("div", { class: "table-seats", role: "list", "aria-label": t("Players") }),
     center: h("div", { class: "mojo-center" }),
-    mine: h("section", { class: "table-mine mojo-mine", "aria-label": "Your cards" }),
+    mine: h("section", { class: "table-mine mojo-mine", "aria-label": t("Your cards") }),
     faceDown: h("div", { class: "my-facedown" }),
-    hand: h("div", { class: "hand", id: "hand", role: "list", "aria-label": "Your hand" }),
+    hand: h("div", { class: "hand", id: "hand", role: "list", "aria-label": t("Your hand") }),
     // Focusable, so a keyboard can scroll it.
-    log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": "What happened" }),
+    log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": t("What happened") }),
   };
   // Cards travel between hands and piles (card-flight.js).
   const flight = createFlight(root);
@@ -31,7 +32,7 @@ export function mount(root, ctx) {
   const felt = h("div", { class: "felt" }, els.opponents, els.center, els.status, els.mine);
   els.mine.append(h("div", { class: "mine-head" }), els.faceDown, els.hand);
   fill(root,
-    h("div", { class: "mojo" }, felt, h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log)),
+    h("div", { class: "mojo" }, felt, h("section", { class: "panel log-panel" }, h("h2", {}, t("What happened")), els.log)),
   );
 
   let selected = null; // a card chosen while its pile is still to be picked (double discard)
@@ -46,7 +47,7 @@ export function mount(root, ctx) {
   }
 
   // What every part draws with.
-  const t = {
+  const table = {
     ctx,
     kit,
     send,
@@ -57,7 +58,7 @@ export function mount(root, ctx) {
       update(lastState);
     },
   };
-  const renderMine = createHand(els, t);
+  const renderMine = createHand(els, table);
 
   function update(state) {
     lastState = state;
@@ -82,12 +83,12 @@ export function mount(root, ctx) {
     const piles = view.discard_piles.length;
     flight.before();
     kit.keepFocus(() => {
-      renderSeats(els.opponents, t, view, decorated);
-      renderCenter(els.center, t, view, decorated, legal);
+      renderSeats(els.opponents, table, view, decorated);
+      renderCenter(els.center, table, view, decorated, legal);
       els.status.textContent = statusText(view, state, legal, { myTurn: kit.myTurn(state), selected, seatName: ctx.seatName });
       els.status.classList.toggle("is-you", kit.myTurn(state));
       renderMine(view, state, legal, news.first);
-      kit.renderLog(els.log, describeEvents(news.events, name, piles), "The cards are dealt. Nothing played yet.");
+      kit.renderLog(els.log, describeEvents(news.events, name, piles), t("The cards are dealt. Nothing played yet."));
     });
     // A played card travels from its hand (this player's, or the seat of another) to its pile,
     // and a card this player draws from the draw pile travels to the hand.

@@ -5,6 +5,7 @@
 // card, the move buttons, and moves out of turn.
 
 import { fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { tableKit } from "../table-kit.js";
 import { listWords } from "../words.js";
 import { renderBoard, renderSeats } from "./mokuru/board.js";
@@ -14,20 +15,20 @@ import { renderTrick } from "./mokuru/trick-card.js";
 import { deviceLine, eventWords, statusText } from "./mokuru/words.js";
 
 export { diagram } from "./mokuru/diagram.js";
-export { HOLD_MS, contestSides, deviceLine, lineup, peopleOutOfTurn, targetLabel, witnessNote } from "./mokuru/words.js";
+export { HOLD_MS, cardPhrase, contestSides, deviceLine, lineup, peopleOutOfTurn, targetLabel, witnessNote } from "./mokuru/words.js";
 
 export function mount(root, ctx) {
   const els = {
     status: h("p", { class: "table-status mokuru-status", id: "turn-status" }),
     device: h("div", { class: "mokuru-device-screen", "data-role": "prompt", hidden: true, "aria-live": "polite" }),
-    board: h("ol", { class: "mokuru-board", "aria-label": "Belts board" }),
+    board: h("ol", { class: "mokuru-board", "aria-label": t("Belts board") }),
     seats: h("ul", { class: "mokuru-seats" }),
     trick: h("section", { class: "mokuru-trick", "aria-live": "polite" }),
-    moves: h("div", { class: "mokuru-moves", role: "group", "aria-label": "Your moves" }),
-    extra: h("div", { class: "mokuru-extra", role: "group", "aria-label": "Out of turn" }),
+    moves: h("div", { class: "mokuru-moves", role: "group", "aria-label": t("Your moves") }),
+    extra: h("div", { class: "mokuru-extra", role: "group", "aria-label": t("Out of turn") }),
     celebration: h("div", { class: "mokuru-celebration", hidden: true }),
     // Focusable, so a keyboard can scroll it.
-    log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": "What happened" }),
+    log: h("ol", { class: "log-list", id: "game-log", tabindex: "0", "aria-label": t("What happened") }),
   };
   fill(
     root,
@@ -46,7 +47,7 @@ export function mount(root, ctx) {
         h("div", { class: "mokuru-play" }, els.trick, els.moves, els.extra),
         h("div", { class: "mokuru-ladder" }, els.board, els.seats),
       ),
-      h("section", { class: "panel log-panel" }, h("h2", {}, "What happened"), els.log),
+      h("section", { class: "panel log-panel" }, h("h2", {}, t("What happened")), els.log),
     ),
   );
   let last = null;
@@ -59,8 +60,8 @@ export function mount(root, ctx) {
   const isBot = (seat) => Boolean(lastRoom?.seats?.find((s) => s.seat === seat && (s.bot || s.stand_in)));
   // How the words name players, and what every part draws with.
   const words = { name, whose, isMe, isBot, seatName: ctx.seatName };
-  const t = { ctx, kit, name, words, room: () => lastRoom, redraw: () => last && update(last) };
-  const hold = createHold(t);
+  const parts = { ctx, kit, name, words, room: () => lastRoom, redraw: () => last && update(last) };
+  const hold = createHold(parts);
 
   function update(state, room) {
     last = state;
@@ -71,9 +72,9 @@ export function mount(root, ctx) {
     kit.keepFocus(() => {
       els.status.textContent = statusText(state, view, { ...words, mine: kit.myTurn(state) });
       els.status.classList.toggle("is-you", kit.myTurn(state));
-      renderBoard(els.board, t, view);
-      renderTrick(els.trick, t, view);
-      renderSeats(els.seats, t, view);
+      renderBoard(els.board, parts, view);
+      renderTrick(els.trick, parts, view);
+      renderSeats(els.seats, parts, view);
       const actions = state.legal_actions || [];
       const mine = kit.myTurn(state);
       // A seat the game waits for gets its moves as the big buttons; any other seat may only
@@ -96,31 +97,34 @@ export function mount(root, ctx) {
       // Out-of-turn moves sit right under the due player's, where everyone at the table looks.
       if (els.moves.nextSibling !== els.extra) els.moves.after(els.extra);
       const big = device || ["perform", "battle", "spent", "confirm", "draw"].includes(view.phase);
-      if (view.phase === "darkness" && mine) fill(els.moves, darknessChooser(t, view, waited));
-      else fill(els.moves, waited.map((a) => moveButton(t, view, a, big)));
+      // The deck the possessed player looks through shows wherever the view holds it (a replay too).
+      const looking = view.phase === "darkness" && (mine || (!actions.length && view.darkness_deck?.length));
+      if (looking) fill(els.moves, darknessChooser(parts, view, waited));
+      else fill(els.moves, waited.map((a) => moveButton(parts, view, a, big)));
       if (holding.length) {
         for (const button of els.moves.querySelectorAll("button")) button.disabled = true;
         const seconds = Math.max(1, Math.ceil((hold.until() - Date.now()) / 1000));
-        els.moves.prepend(h("p", { class: "mokuru-hold", role: "status" }, `A moment: ${listWords(holding.map((o) => name(o.seat)))} may act out of turn (${seconds} s).`));
+        const waiting = t("A moment: {names} may act out of turn ({num} s).", { names: listWords(holding.map((o) => name(o.seat))), num: seconds });
+        els.moves.prepend(h("p", { class: "mokuru-hold", role: "status" }, waiting));
       }
-      els.moves.hidden = !waited.length;
+      els.moves.hidden = !waited.length && !looking;
       const extra = [];
       if (optional.length && ctx.onDevice) {
         const me = { seat: ctx.mySeat, name: name(ctx.mySeat) };
         extra.push(optional.map((a) => namedMove(words, me, view, a, (action) => kit.send(action))));
       } else if (optional.length) {
-        extra.push(h("p", { class: "small" }, "You may act now, out of turn:"), optional.map((a) => moveButton(t, view, a)));
+        extra.push(h("p", { class: "small" }, t("You may act now, out of turn:")), optional.map((a) => moveButton(parts, view, a)));
       }
       for (const offer of offers) {
         const seatView = offer.state.view || view;
         extra.push(offer.state.legal_actions.map((a) => namedMove(words, offer, seatView, a, offer.act)));
       }
-      if (extra.length && ctx.onDevice) extra.unshift(h("p", { class: "small" }, "Out of turn, for the player named:"));
+      if (extra.length && ctx.onDevice) extra.unshift(h("p", { class: "small" }, t("Out of turn, for the player named:")));
       fill(els.extra, extra);
       els.extra.hidden = !extra.length;
       const over = view.winner !== null && view.winner !== undefined;
       els.celebration.hidden = !over;
-      if (over) fill(els.celebration, h("p", { class: "mokuru-grandmaster" }, "★ ", `${name(view.winner)} ${isMe(view.winner) ? "are" : "is"} Grandmaster!`));
+      if (over) fill(els.celebration, h("p", { class: "mokuru-grandmaster" }, "★ ", isMe(view.winner) ? t("You are Grandmaster!") : t("{name} is Grandmaster!", { name: name(view.winner) })));
       kit.renderLog(els.log, news.events.map((e) => ({ text: eventWords(view, e, words), seq: e.seq })));
     });
     const said = news.fresh.filter((e) => e.seat !== ctx.mySeat && e.type !== "turn").map((e) => eventWords(view, e, words));

@@ -3,6 +3,7 @@
 
 import { h } from "../../dom.js";
 import { glyph } from "../../glyph.js";
+import { t } from "../../i18n.js";
 import { bonusWords, cardLabel, familyClass, familyName, symbolOf } from "./words.js";
 
 export function pearlDots(count) {
@@ -12,16 +13,16 @@ export function pearlDots(count) {
 export function bonusBadge(bonus) {
   switch (bonus?.kind) {
     case "flip":
-      return glyph("span", { class: "whale-bonus bonus-flip", title: "Bonus: flip the token" }, "1⇅9");
+      return glyph("span", { class: "whale-bonus bonus-flip", title: t("Bonus: flip the token") }, "1⇅9");
     case "trump":
       return h(
         "span",
-        { class: "whale-bonus bonus-trump", title: `Bonus: ${bonusWords(bonus)}` },
+        { class: "whale-bonus bonus-trump", title: t("Bonus: {bonus}", { bonus: bonusWords(bonus) }) },
         glyph("span", {}, "⇒"),
         glyph("b", { class: familyClass(bonus.family) }, symbolOf(bonus.family)),
       );
     case "pearl":
-      return h("span", { class: "whale-bonus bonus-pearl", title: "Bonus: 1 pearl" }, glyph("span", {}, "+"), h("span", { class: "pearl" }));
+      return h("span", { class: "whale-bonus bonus-pearl", title: t("Bonus: 1 pearl") }, glyph("span", {}, "+"), h("span", { class: "pearl" }));
     default:
       return null;
   }
@@ -43,7 +44,7 @@ export function cardFace(card, { tag = "div", size = "", extraClass = "", attrs 
     card.pearls ? h("span", { class: "whale-pearls", "aria-hidden": "true" }, pearlDots(card.pearls)) : null,
     glyph("span", { class: "whale-mark", "aria-hidden": "true" }, symbolOf(card.family)),
     h("span", { class: "whale-corner", "aria-hidden": "true" }, bonusBadge(card.bonus)),
-    glyph("span", { class: "whale-name", "aria-hidden": "true" }, card.family ? familyName(card.family) : "any family"),
+    glyph("span", { class: "whale-name", "aria-hidden": "true" }, card.family ? familyName(card.family) : t("any family")),
   );
 }
 

@@ -2,11 +2,12 @@
 // that just ended, and the "Who leads the next trick?" choice after a first 5.
 
 import { fill, h } from "../../dom.js";
+import { t } from "../../i18n.js";
 import { cardFace, familyChip } from "./cards.js";
 import { cardLabel, lastTrickFrom, pearlWords, trickNote, trickOrder } from "./words.js";
 
-/** t: the table's helpers { kit, seatName(seat), me(), name(seat), actionAttrs(action, key) }. */
-export function renderTrick(el, t, view, legal, events, fresh) {
+/** table: the table's helpers { kit, seatName(seat), me(), name(seat), actionAttrs(action, key) }. */
+export function renderTrick(el, table, view, legal, events, fresh) {
   const freshPlays = new Set(fresh.filter((e) => e.type === "play").map((e) => `${e.seat}:${e.family}:${e.value}`));
   const rewarding = view.phase === "reward";
   // Empty places only make sense while a trick is being played; between tricks they would be noise.
@@ -25,8 +26,8 @@ export function renderTrick(el, t, view, legal, events, fresh) {
         tag: "button",
         extraClass: `is-legal is-reward${landing ? " is-landing" : ""}`,
         attrs: {
-          ...t.actionAttrs(reward, `reward-${card.id}`),
-          "aria-label": `Take ${pearlWords(card.pearls)}: ${t.seatName(seat)}'s ${cardLabel(card)}`,
+          ...table.actionAttrs(reward, `reward-${card.id}`),
+          "aria-label": t("Take {pearls}: {name}'s {card}", { pearls: pearlWords(card.pearls), name: table.seatName(seat), card: cardLabel(card) }),
         },
       });
     } else {
@@ -40,9 +41,9 @@ export function renderTrick(el, t, view, legal, events, fresh) {
         "span",
         { class: "slot-name" },
         isWinner ? h("span", { class: "crown", "aria-hidden": "true" }, "♛ ") : null,
-        seat === t.me() ? "You" : t.seatName(seat),
+        seat === table.me() ? t("You") : table.seatName(seat),
       ),
-      reward ? h("span", { class: "take-label" }, "Take ", h("span", { class: "pearl" }), ` ${card.pearls}`) : null,
+      reward ? h("span", { class: "take-label" }, t("Take"), " ", h("span", { class: "pearl" }), ` ${card.pearls}`) : null,
     );
   });
   const led = view.led_family;
@@ -52,24 +53,27 @@ export function renderTrick(el, t, view, legal, events, fresh) {
     h(
       "div",
       { class: "trick-head" },
-      h("span", { class: "compass-label" }, view.trick.length || view.phase === "play" ? `Trick ${view.trick_number || 1}` : "Trick"),
-      led ? h("span", { class: "led" }, "Follow ", familyChip(led)) : view.trick.length ? h("span", { class: "led" }, "A 5 leads: the next whale sets the family") : null,
+      h("span", { class: "compass-label" }, view.trick.length || view.phase === "play" ? t("Trick {number}", { number: view.trick_number || 1 }) : t("Trick")),
+      led ? h("span", { class: "led" }, t("Follow"), " ", familyChip(led)) : view.trick.length ? h("span", { class: "led" }, t("A 5 leads: the next whale sets the family")) : null,
     ),
     h(
       "div",
-      { class: "trick-row", role: "group", "aria-label": rewarding && legal.reward.size ? "Choose your reward" : "Cards in the trick" },
-      slots.length ? slots : h("p", { class: "trick-note" }, trickNote(view, t.me(), t.seatName)),
+      { class: "trick-row", role: "group", "aria-label": rewarding && legal.reward.size ? t("Choose your reward") : t("Cards in the trick") },
+      slots.length ? slots : h("p", { class: "trick-note" }, trickNote(view, table.me(), table.seatName)),
     ),
-    lastTrick ? renderLastTrick(t, lastTrick, fresh) : null,
+    lastTrick ? renderLastTrick(table, lastTrick, fresh) : null,
   );
 }
 
-function renderLastTrick(t, last, fresh) {
+function renderLastTrick(table, last, fresh) {
   const just = fresh.some((e) => e.seq === last.taken.seq);
+  const winner = table.name(last.taken.winner);
+  const pearls = pearlWords(last.taken.points);
+  const took = winner === t("You") ? t("You took {pearls}", { pearls }) : t("{name} took {pearls}", { name: winner, pearls });
   return h(
     "div",
     { class: `last-trick${just ? " is-just-taken" : ""}` },
-    h("span", { class: "mini-label" }, "Last trick"),
+    h("span", { class: "mini-label" }, t("Last trick")),
     h(
       "span",
       { class: "last-cards" },
@@ -80,16 +84,16 @@ function renderLastTrick(t, last, fresh) {
             class: `last-card${play.seat === last.taken.owner && play.family === last.taken.family && play.value === last.taken.value ? " is-taken" : ""}`,
           },
           cardFace({ family: play.family, value: play.value }, { size: "tiny" }),
-          h("small", {}, t.name(play.seat)),
+          h("small", {}, table.name(play.seat)),
         ),
       ),
     ),
-    h("span", { class: "last-words" }, `${t.name(last.taken.winner)} took ${pearlWords(last.taken.points)}`),
+    h("span", { class: "last-words" }, took),
   );
 }
 
 /** "Who leads the next trick?": shown only while this seat may choose. */
-export function renderChoice(el, t, legal) {
+export function renderChoice(el, table, legal) {
   if (!legal.choose_leader.size) {
     el.hidden = true;
     el.replaceChildren();
@@ -98,7 +102,7 @@ export function renderChoice(el, t, legal) {
   el.hidden = false;
   fill(
     el,
-    h("h2", { class: "choice-title" }, "Who leads the next trick?"),
+    h("h2", { class: "choice-title" }, t("Who leads the next trick?")),
     h(
       "div",
       { class: "button-row" },
@@ -108,11 +112,13 @@ export function renderChoice(el, t, legal) {
           {
             class: "button leader-button",
             type: "button",
-            ...t.actionAttrs(action, `leader-${seat}`),
-            "aria-label": seat === t.me() ? `${t.seatName(seat)} (you) lead the next trick` : `${t.seatName(seat)} leads the next trick`,
+            ...table.actionAttrs(action, `leader-${seat}`),
+            "aria-label": seat === table.me()
+              ? t("{name} (you) lead the next trick", { name: table.seatName(seat) })
+              : t("{name} leads the next trick", { name: table.seatName(seat) }),
           },
-          t.kit.avatar(seat),
-          seat === t.me() ? `${t.seatName(seat)} (you)` : t.seatName(seat),
+          table.kit.avatar(seat),
+          seat === table.me() ? t("{name} (you)", { name: table.seatName(seat) }) : table.seatName(seat),
         ),
       ),
     ),

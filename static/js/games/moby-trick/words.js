@@ -2,6 +2,7 @@
 // said aloud, each event as a sentence, the trick that just ended, the round summary's lines, and
 // what the status line says. It reads the view and legal_actions only; every rule stays on the server.
 
+import { t, tn, tp } from "../../i18n.js";
 import { listWords } from "../../words.js";
 
 // Each family has a symbol and a name on every card, so nothing depends on telling colours apart.
@@ -19,103 +20,218 @@ export function symbolOf(family) {
   return SYMBOLS[family];
 }
 
+// Each family's words in the reader's language, written out whole.
+// Translators: a Moby Trick family, as the card prints it under its symbol.
+const NAMES = {
+  orca: () => tp("moby family", "orca"),
+  narwhal: () => tp("moby family", "narwhal"),
+  blue_whale: () => tp("moby family", "blue whale"),
+  sperm_whale: () => tp("moby family", "sperm whale"),
+};
+// Translators: a Moby Trick family in the plural: "orcas are trump", "Out of orcas".
+const PLURALS = {
+  orca: () => tp("moby family", "orcas"),
+  narwhal: () => tp("moby family", "narwhals"),
+  blue_whale: () => tp("moby family", "blue whales"),
+  sperm_whale: () => tp("moby family", "sperm whales"),
+};
+// Translators: a Moby Trick card with its indefinite article, as said at the table ("an orca 7").
+const PHRASES = {
+  orca: (value) => tp("moby card", "an orca {value}", { value }),
+  narwhal: (value) => tp("moby card", "a narwhal {value}", { value }),
+  blue_whale: (value) => tp("moby card", "a blue whale {value}", { value }),
+  sperm_whale: (value) => tp("moby card", "a sperm whale {value}", { value }),
+};
+// Translators: a Moby Trick card without an article, as a button names it ("orca 7").
+const LABELS = {
+  orca: (value) => tp("moby card", "orca {value}", { value }),
+  narwhal: (value) => tp("moby card", "narwhal {value}", { value }),
+  blue_whale: (value) => tp("moby card", "blue whale {value}", { value }),
+  sperm_whale: (value) => tp("moby card", "sperm whale {value}", { value }),
+};
+
+function spaced(family) {
+  return family.replace(/_/g, " ");
+}
+
+/** "a" or "an" before a word or a number as it is said (as move-words.js says it). */
+function article(word) {
+  const text = String(word);
+  if (/^\d/.test(text)) return /^8|^1[18](\D|$)/.test(text) ? "an" : "a";
+  return /^[aeiou]/i.test(text) ? "an" : "a";
+}
+
 export function familyName(family) {
-  return family ? family.replace(/_/g, " ") : "five";
+  if (!family) return t("five");
+  return NAMES[family]?.() ?? spaced(family);
 }
 
 export function familyPlural(family) {
-  return family ? `${familyName(family)}s` : "5s";
+  if (!family) return t("5s");
+  return PLURALS[family]?.() ?? `${spaced(family)}s`;
 }
 
 export function familyClass(family) {
   return family ? `f-${family.replace(/_/g, "-")}` : "f-five";
 }
 
+/** A card with its article in the reader's language: "an orca 7" ("un 7 d’orque", "eine Orca-7"),
+ * "a 5"; null for a card the reader is not shown. English says what move-words.js `cardName` says. */
+export function cardPhrase(card) {
+  if (!card || typeof card !== "object" || card.value === undefined || card.value === null) return null;
+  const family = card.family ?? null;
+  if (family === null) {
+    // Translators: a 5, a card of no family, with its indefinite article ("a 5").
+    return article(card.value) === "an" ? tp("moby card", "an {value}", { value: card.value }) : tp("moby card", "a {value}", { value: card.value });
+  }
+  const phrase = PHRASES[family];
+  return phrase ? phrase(card.value) : `${article(spaced(family))} ${spaced(family)} ${card.value}`;
+}
+
 export function cardWords(card) {
-  if (card.family === null || card.family === undefined) return `a ${card.value}`;
-  const name = familyName(card.family);
-  return `${/^[aeiou]/.test(name) ? "an" : "a"} ${name} ${card.value}`;
+  return cardPhrase(card) ?? t("a card");
+}
+
+/** A card's family and value without an article: "orca 7"; a 5 is just "5". */
+function shortName(card) {
+  if (!card.family) return String(card.value);
+  return LABELS[card.family]?.(card.value) ?? `${spaced(card.family)} ${card.value}`;
 }
 
 export function pearlWords(count) {
-  return `${count} pearl${count === 1 ? "" : "s"}`;
+  return tn("{num} pearl", "{num} pearls", count);
 }
 
 export function tokenWords(token) {
-  return token === 9 ? "9: highest wins" : "1: lowest wins";
+  return token === 9 ? t("9: highest wins") : t("1: lowest wins");
 }
 
 /** What a bonus does, as a short instruction. */
 export function bonusWords(bonus) {
   switch (bonus?.kind) {
     case "flip":
-      return "flip the token";
+      return t("flip the token");
     case "trump":
-      return `make ${familyPlural(bonus.family)} trump`;
+      return t("make {families} trump", { families: familyPlural(bonus.family) });
     case "pearl":
-      return "take 1 pearl";
+      return t("take 1 pearl");
     default:
-      return "no bonus";
+      return t("no bonus");
   }
 }
 
-/** The bonus as the log names it: "a flip-token bonus". */
-export function bonusKindWords(kind) {
-  return { flip: "a flip-token bonus", trump: "a change-trump bonus", pearl: "a pearl bonus" }[kind] || "a bonus";
-}
-
 export function cardLabel(card) {
-  const bonus = card.bonus?.kind && card.bonus.kind !== "none" ? `, bonus: ${bonusWords(card.bonus)}` : "";
-  const pearls = card.pearls ? `, ${pearlWords(card.pearls)}` : "";
-  return `${card.family ? familyName(card.family) : "five"} ${card.value}${pearls}${bonus}`;
+  let label = card.family ? shortName(card) : t("five {value}", { value: card.value });
+  if (card.pearls) label = t("{card}, {pearls}", { card: label, pearls: pearlWords(card.pearls) });
+  if (card.bonus?.kind && card.bonus.kind !== "none") label = t("{card}, bonus: {bonus}", { card: label, bonus: bonusWords(card.bonus) });
+  return label;
 }
 
-/** "Bo keeps" but "You keep". */
-export function agree(subject, singular, plural) {
-  return `${subject} ${subject === "You" ? plural : singular}`;
+/** The seat's name as a sentence's subject, and whether it is the reader ("You"). */
+function subject(name, seat) {
+  const said = name(seat);
+  return said === t("You") ? { you: true, who: t("You") } : { you: false, who: said };
+}
+
+/** Names in a list of points or winners: "You" as the final scores say it. */
+function listed(name, seat) {
+  const said = name(seat);
+  return said === t("You") ? tp("final scores", "You") : said;
+}
+
+function bonusLine(event, name) {
+  const { you, who } = subject(name, event.seat);
+  const said = { name: who, card: cardWords(event) };
+  // Translators: "you" is the reader's own move: "Vous avez utilisé…", "Du hast … benutzt".
+  switch (event.kind) {
+    case "trump":
+      said.families = familyPlural(event.trump);
+      return you
+        ? tp("you", "{name} used a change-trump bonus ({card}): {families} are trump now.", said)
+        : t("{name} used a change-trump bonus ({card}): {families} are trump now.", said);
+    case "flip":
+      said.token = tokenWords(event.token);
+      return you
+        ? tp("you", "{name} used a flip-token bonus ({card}): the token shows {token}.", said)
+        : t("{name} used a flip-token bonus ({card}): the token shows {token}.", said);
+    case "pearl":
+      return you ? tp("you", "{name} used a pearl bonus ({card}): +1 pearl.", said) : t("{name} used a pearl bonus ({card}): +1 pearl.", said);
+    default:
+      return you ? tp("you", "{name} used a bonus ({card}).", said) : t("{name} used a bonus ({card}).", said);
+  }
+}
+
+function trickLine(event, name) {
+  const winner = subject(name, event.winner);
+  const owner = name(event.owner);
+  const pearls = event.from_discard
+    ? t("{pearls} ({num} from the discard pile)", { pearls: pearlWords(event.points), num: event.from_discard })
+    : pearlWords(event.points);
+  const said = { name: winner.who, owner, card: shortName(event), pearls };
+  let text;
+  if (event.owner === event.winner) {
+    text = winner.you
+      ? t("You won the trick and took your own {card}: {pearls}.", said)
+      : t("{name} won the trick and took their own {card}: {pearls}.", said);
+  } else if (owner === t("You")) text = t("{name} won the trick and took your {card}: {pearls}.", said);
+  else text = winner.you ? tp("you", "{name} won the trick and took {owner}'s {card}: {pearls}.", said) : t("{name} won the trick and took {owner}'s {card}: {pearls}.", said);
+  if (event.family) {
+    const keeps = owner === t("You") ? t("You keep it as a bonus.") : t("{name} keeps it as a bonus.", { name: owner });
+    text = `${text} ${keeps}`;
+  }
+  return text;
 }
 
 /** One event as a sentence, or null for events shown some other way. */
 export function describeEvent(event, name) {
   switch (event.type) {
-    case "round_start":
-      return {
-        text: `Round ${event.round}: ${cardWords(event.drawn)} was drawn, so ${familyPlural(event.trump)} are trump and the token shows ${tokenWords(event.token)}. ${agree(name(event.leader), "leads", "lead")}.`,
-        kind: "round",
-      };
-    case "set_aside":
-      return { text: `${name(event.seat)} set aside ${cardWords(event)} as a first bonus.` };
-    case "bonus": {
-      let effect = "";
-      if (event.kind === "trump") effect = `: ${familyPlural(event.trump)} are trump now`;
-      else if (event.kind === "flip") effect = `: the token shows ${tokenWords(event.token)}`;
-      else if (event.kind === "pearl") effect = ": +1 pearl";
-      return { text: `${name(event.seat)} used ${bonusKindWords(event.kind)} (${cardWords(event)})${effect}.`, kind: "bonus" };
+    case "round_start": {
+      const lead = subject(name, event.leader);
+      const drawn = t("Round {round}: {card} was drawn, so {families} are trump and the token shows {token}.", {
+        round: event.round,
+        card: cardWords(event.drawn),
+        families: familyPlural(event.trump),
+        token: tokenWords(event.token),
+      });
+      const leads = lead.you ? t("You lead.") : t("{name} leads.", { name: lead.who });
+      return { text: `${drawn} ${leads}`, kind: "round" };
     }
-    case "play":
-      return { text: `${name(event.seat)} played ${cardWords(event)}.` };
-    case "trick": {
-      const owner = name(event.owner);
-      const whose = event.owner === event.winner ? (owner === "You" ? "your own" : "their own") : owner === "You" ? "your" : `${owner}'s`;
-      const keeps = event.family ? ` ${agree(name(event.owner), "keeps", "keep")} it as a bonus.` : "";
-      const extra = event.from_discard ? ` (${event.from_discard} from the discard pile)` : "";
-      return {
-        text: `${name(event.winner)} won the trick and took ${whose} ${cardWords(event).replace(/^an? /, "")}: ${pearlWords(event.points)}${extra}.${keeps}`,
-        kind: "trick",
-      };
+    case "set_aside": {
+      const { you, who } = subject(name, event.seat);
+      const said = { name: who, card: cardWords(event) };
+      return { text: you ? tp("you", "{name} set aside {card} as a first bonus.", said) : t("{name} set aside {card} as a first bonus.", said) };
     }
-    case "leader":
-      if (event.seat === event.chooser) return { text: `${name(event.chooser)} chose to lead the next trick.` };
-      return { text: `${name(event.chooser)} chose ${name(event.seat, true)} to lead the next trick.` };
-    case "round_end":
-      return {
-        text: `Round ${event.round} is over. Points: ${event.points.map((p, seat) => `${name(seat)} ${p}`).join(", ")}.`,
-        kind: "round",
-      };
-    case "tie":
-      return { text: `${listWords(event.seats.map((s) => name(s)))} share the lead, so one more round is played.`, kind: "round" };
-    case "game_end":
-      return { text: `The game is over: ${listWords(event.winners.map((s) => name(s)))} won!`, kind: "round" };
+    case "bonus":
+      return { text: bonusLine(event, name), kind: "bonus" };
+    case "play": {
+      const { you, who } = subject(name, event.seat);
+      const said = { name: who, card: cardWords(event) };
+      return { text: you ? tp("you", "{name} played {card}.", said) : t("{name} played {card}.", said) };
+    }
+    case "trick":
+      return { text: trickLine(event, name), kind: "trick" };
+    case "leader": {
+      const { you, who } = subject(name, event.chooser);
+      if (event.seat === event.chooser) {
+        return { text: you ? tp("you", "{name} chose to lead the next trick.", { name: who }) : t("{name} chose to lead the next trick.", { name: who }) };
+      }
+      const chosen = name(event.seat, true);
+      if (chosen === t("you")) return { text: t("{name} chose you to lead the next trick.", { name: who }) };
+      const said = { name: who, seat: chosen };
+      return { text: you ? tp("you", "{name} chose {seat} to lead the next trick.", said) : t("{name} chose {seat} to lead the next trick.", said) };
+    }
+    case "round_end": {
+      const points = event.points.map((p, seat) => `${listed(name, seat)} ${p}`).join(", ");
+      return { text: t("Round {round} is over. Points: {points}.", { round: event.round, points }), kind: "round" };
+    }
+    case "tie": {
+      const names = listWords(event.seats.map((s) => listed(name, s)));
+      return { text: t("{names} share the lead, so one more round is played.", { names }), kind: "round" };
+    }
+    case "game_end": {
+      const names = listWords(event.winners.map((s) => listed(name, s)));
+      return { text: t("The game is over: {names} won!", { names }), kind: "round" };
+    }
     default:
       return null;
   }
@@ -143,13 +259,12 @@ export function roundSummary(event) {
   const rows = (event.points || []).map((_, seat) => {
     const pearls = event.pearls?.[seat] ?? event.points[seat];
     const pairs = event.bonus_pairs?.[seat] ?? 0;
-    const why = [`${pearls} ${pearls === 1 ? "pearl" : "pearls"}`];
-    if (pairs) why.push(`${pairs} ${pairs === 1 ? "pair" : "pairs"} of unused bonuses: +${pairs}`);
+    const why = [pearlWords(pearls)];
+    if (pairs) why.push(tn("{num} pair of unused bonuses: +{num}", "{num} pairs of unused bonuses: +{num}", pairs));
     return { seat, why };
   });
-  return { intro: "Each pearl is a point, and each pair of bonuses left unused is one more.", rows };
+  return { intro: t("Each pearl is a point, and each pair of bonuses left unused is one more."), rows };
 }
-
 
 /** The legal actions by type, keyed by card id (by seat for choose_leader). */
 export function legalBy(state) {
@@ -165,16 +280,16 @@ export function legalBy(state) {
 /** The seats in the order they play this trick, from its first card (or who is due to lead). */
 export function trickOrder(view) {
   const n = view.players;
-  const played = view.trick.map((t) => t.seat);
+  const played = view.trick.map((play) => play.seat);
   const first = played.length ? played[0] : view.turn ?? view.leader;
   return Array.from({ length: n }, (_, i) => (first + i) % n);
 }
 
 /** What the empty trick area says between tricks. */
 export function trickNote(view, me, seatName) {
-  if (view.phase === "set_aside") return "The first trick starts once everyone has chosen a first bonus.";
-  if (view.phase === "lead") return view.turn === me ? "Choose who leads the next trick." : `${seatName(view.turn)} is naming the next leader.`;
-  if (view.phase === "over") return "No more tricks: the game is over.";
+  if (view.phase === "set_aside") return t("The first trick starts once everyone has chosen a first bonus.");
+  if (view.phase === "lead") return view.turn === me ? t("Choose who leads the next trick.") : t("{name} is naming the next leader.", { name: seatName(view.turn) });
+  if (view.phase === "over") return t("No more tricks: the game is over.");
   return "";
 }
 
@@ -190,31 +305,35 @@ export function statusText(view, state, legal, who) {
   const { me: mine, myTurn, name, seatName } = who;
   if (state.result) {
     const winners = state.result.winners.map((seat) => name(seat));
-    const top = state.result.scores[state.result.winners[0]];
-    const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
-    return `The game is over: ${listWords(winners)} ${verb} with ${top} points!`;
+    const said = { names: listWords(state.result.winners.map((seat) => listed(name, seat))), points: state.result.scores[state.result.winners[0]] };
+    if (winners.length > 1) return t("The game is over: {names} win with {points} points!", said);
+    if (winners[0] === t("You")) return tp("you", "The game is over: {names} win with {points} points!", said);
+    return t("The game is over: {names} wins with {points} points!", said);
   }
-  if (view.phase === "over") return "The game is over.";
+  if (view.phase === "over") return t("The game is over.");
   const waiting = (state.to_act || []).filter((s) => s !== mine).map((s) => seatName(s));
   if (view.phase === "set_aside") {
-    if (myTurn) return "Choose your first bonus: set aside one card of your hand to keep its bonus for this round.";
-    return waiting.length ? `Waiting for ${listWords(waiting)} to choose a first bonus…` : "";
+    if (myTurn) return t("Choose your first bonus: set aside one card of your hand to keep its bonus for this round.");
+    return waiting.length ? t("Waiting for {names} to choose a first bonus…", { names: listWords(waiting) }) : "";
   }
   if (!myTurn) {
     const turn = view.turn === null || view.turn === undefined ? "" : seatName(view.turn);
-    if (view.phase === "reward") return `${turn} won the trick and is choosing a reward…`;
-    if (view.phase === "lead") return `${turn} played the first 5 and is choosing who leads next…`;
-    return turn ? `${turn} is playing…` : "";
+    if (view.phase === "reward") return t("{name} won the trick and is choosing a reward…", { name: turn });
+    if (view.phase === "lead") return t("{name} played the first 5 and is choosing who leads next…", { name: turn });
+    return turn ? t("{name} is playing…", { name: turn }) : "";
   }
-  if (view.phase === "reward") return "You won the trick! Take the pearls of one of the other cards.";
-  if (view.phase === "lead") return "Your 5 decides: who leads the next trick?";
-  const bonus = legal.use_bonus.size ? " You may use a bonus first." : "";
+  if (view.phase === "reward") return t("You won the trick! Take the pearls of one of the other cards.");
+  if (view.phase === "lead") return t("Your 5 decides: who leads the next trick?");
+  const bonus = legal.use_bonus.size > 0;
   const led = view.led_family;
-  if (!view.trick.length) return `Your lead: play any card.${bonus}`;
+  if (!view.trick.length) return bonus ? t("Your lead: play any card. You may use a bonus first.") : t("Your lead: play any card.");
   if (led && [...legal.play.values()].every((a) => cardById(view, a.card)?.family === led || cardById(view, a.card)?.value === 5)) {
-    return `Your turn: follow with ${familyPlural(led)} (or a 5).${bonus}`;
+    const families = familyPlural(led);
+    return bonus
+      ? t("Your turn: follow with {families} (or a 5). You may use a bonus first.", { families })
+      : t("Your turn: follow with {families} (or a 5).", { families });
   }
-  return `Your turn: play any card.${bonus}`;
+  return bonus ? t("Your turn: play any card. You may use a bonus first.") : t("Your turn: play any card.");
 }
 
 /** The hand by family in the deck's order; the 5s belong to no family and come last. */

@@ -2,7 +2,8 @@
 
 import { h } from "../../dom.js";
 import { glyph } from "../../glyph.js";
-import { SYMBOLS } from "./words.js";
+import { t } from "../../i18n.js";
+import { cardLabel, colourName, SYMBOLS } from "./words.js";
 
 /** One card face. `tag` is "button" for a card that can be chosen. */
 export function cardFace(card, { tag = "div", size = "", attrs = {} } = {}) {
@@ -11,13 +12,13 @@ export function cardFace(card, { tag = "div", size = "", attrs = {} } = {}) {
     tag,
     {
       class: `card c-${card.colour}${size ? ` card-${size}` : ""}`,
-      "aria-label": `${card.colour} ${card.value}`,
+      "aria-label": cardLabel(card),
       ...(tag === "button" ? { type: "button" } : { role: "img" }),
       ...attrs,
     },
     h("span", { class: "card-corner tl", "aria-hidden": "true" }, glyph("b", {}, card.value), glyph("i", {}, symbol)),
     h("span", { class: "card-middle", "aria-hidden": "true" }, glyph("span", { class: "card-value" }, card.value)),
-    glyph("span", { class: "card-name", "aria-hidden": "true" }, `${symbol} ${card.colour}`),
+    glyph("span", { class: "card-name", "aria-hidden": "true" }, `${symbol} ${colourName(card.colour)}`),
   );
 }
 
@@ -29,16 +30,19 @@ export function mojoCard(view) {
   const face = view.mojo?.face === "plus10" ? "+10" : "0";
   const clockwise = view.direction !== "counterclockwise";
   const holder = view.mojo?.holder;
+  const held = t("(held)");
   return h(
     "div",
     {
       class: `mojo-card face-${view.mojo?.face || "zero"}`,
       role: "img",
-      "aria-label": `Mojo card showing ${face}; play goes ${clockwise ? "clockwise" : "counter-clockwise"}`,
+      "aria-label": clockwise
+        ? t("Mojo card showing {face}; play goes clockwise", { face })
+        : t("Mojo card showing {face}; play goes counter-clockwise", { face }),
     },
     h("span", { class: "mojo-arrow", "aria-hidden": "true" }, clockwise ? "↻" : "↺"),
     h("span", { class: "mojo-face", "aria-hidden": "true" }, face),
     h("span", { class: "mojo-label", "aria-hidden": "true" }, "MOJO"),
-    holder !== null && holder !== undefined ? h("span", { class: "sr-only" }, " (held)") : null,
+    holder !== null && holder !== undefined ? h("span", { class: "sr-only" }, ` ${held}`) : null,
   );
 }

@@ -2,12 +2,14 @@
 // list of one button per card. The buttons are kept across updates so keyboard focus stays on its card.
 
 import { fill, h } from "../../dom.js";
+import { t, tn } from "../../i18n.js";
 import { cardFace } from "./cards.js";
+import { cardLabel } from "./words.js";
 
-/** `createHand(els, t)` → renderMine(view, state, legal, first). `els`: { mine, faceDown, hand };
- * `t`: { ctx, kit, send, legal(), selected(), toggle(id) }. */
-export function createHand(els, t) {
-  const { ctx, kit, send } = t;
+/** `createHand(els, table)` → renderMine(view, state, legal, first). `els`: { mine, faceDown, hand };
+ * `table`: { ctx, kit, send, legal(), selected(), toggle(id) }. */
+export function createHand(els, table) {
+  const { ctx, kit, send } = table;
   const handNodes = new Map();
   return function renderMine(view, state, legal, first) {
     const me = ctx.mySeat;
@@ -21,11 +23,11 @@ export function createHand(els, t) {
     const head = els.mine.querySelector(".mine-head");
     fill(head,
       kit.avatar(me),
-      h("span", { class: "seat-title" }, `${ctx.seatName(me)} (you)`),
-      myTurn ? h("span", { class: "turn-flag is-you" }, "your turn") : null,
-      info?.mojo_time && !state.result ? h("span", { class: "chip chip-time" }, "Mojo Time") : null,
+      h("span", { class: "seat-title" }, t("{name} (you)", { name: ctx.seatName(me) })),
+      myTurn ? h("span", { class: "turn-flag is-you" }, t("your turn")) : null,
+      info?.mojo_time && !state.result ? h("span", { class: "chip chip-time" }, t("Mojo Time")) : null,
       view.mojo?.holder === me ? h("span", { class: "chip chip-mojo" }, "Mojo") : null,
-      h("span", { class: "count" }, `${view.hand.length} in hand`),
+      h("span", { class: "count" }, tn("{num} in hand", "{num} in hand", view.hand.length)),
     );
     els.mine.classList.toggle("is-current", myTurn);
 
@@ -33,7 +35,7 @@ export function createHand(els, t) {
     const revealedCards = info?.revealed || [];
     els.faceDown.hidden = !view.face_down.length && !revealedCards.length;
     fill(els.faceDown,
-      view.face_down.length ? h("span", { class: "facedown-label" }, "Face down:") : null,
+      view.face_down.length ? h("span", { class: "facedown-label" }, t("Face down:")) : null,
       ...view.face_down.map((card) => {
         const reveal = legal.reveals.get(card.id);
         return cardFace(card, {
@@ -42,12 +44,12 @@ export function createHand(els, t) {
           attrs: {
             class: `card card-small c-${card.colour} is-facedown${reveal ? " is-legal" : ""}`,
             "data-card-id": card.id,
-            "aria-label": `${reveal ? "Reveal " : "Face down: "}${card.colour} ${card.value}`,
+            "aria-label": reveal ? t("Reveal {card}", { card: cardLabel(card) }) : t("Face down: {card}", { card: cardLabel(card) }),
             ...(reveal ? { "data-action": "reveal", "data-key": `reveal-${card.id}`, onclick: () => send(reveal) } : {}),
           },
         });
       }),
-      revealedCards.length ? h("span", { class: "facedown-label" }, "Revealed:") : null,
+      revealedCards.length ? h("span", { class: "facedown-label" }, t("Revealed:")) : null,
       ...revealedCards.map((card) => cardFace(card, { size: "small" })),
     );
 
@@ -60,10 +62,10 @@ export function createHand(els, t) {
         node = cardFace(card, { tag: "button", attrs: { "data-card-id": card.id, "data-key": `card-${card.id}` } });
         const id = card.id;
         node.addEventListener("click", () => {
-          const actions = t.legal().plays.get(id) || [];
+          const actions = table.legal().plays.get(id) || [];
           if (actions.length === 1) send(actions[0]);
           else if (actions.length > 1) {
-            t.toggle(id);
+            table.toggle(id);
           }
         });
         if (!first) node.classList.add("is-drawn");
@@ -76,16 +78,20 @@ export function createHand(els, t) {
       if (actions.length) node.dataset.action = "play";
       else delete node.dataset.action;
       node.classList.toggle("is-legal", actions.length > 0);
-      node.classList.toggle("is-selected", t.selected() === card.id);
+      node.classList.toggle("is-selected", table.selected() === card.id);
       // Only a card that still needs a pile choice is a toggle.
-      if (actions.length > 1) node.setAttribute("aria-pressed", String(t.selected() === card.id));
+      if (actions.length > 1) node.setAttribute("aria-pressed", String(table.selected() === card.id));
       else node.removeAttribute("aria-pressed");
       if (top && actions.length && view.discard_piles.length === 1) {
         node.dataset.compare = card.value < top.value ? "lower" : card.value > top.value ? "higher" : "equal";
       } else delete node.dataset.compare;
       // Named by what a press does: "Play red 7" (a screen reader and a keyboard user hear the move).
-      const named = `${card.colour} ${card.value}`;
-      node.setAttribute("aria-label", actions.length === 1 ? `Play ${named}` : actions.length ? `Play ${named}, then choose its pile` : `${named} (not playable now)`);
+      const named = cardLabel(card);
+      let label;
+      if (actions.length === 1) label = t("Play {card}", { card: named });
+      else if (actions.length) label = t("Play {card}, then choose its pile", { card: named });
+      else label = t("{card} (not playable now)", { card: named });
+      node.setAttribute("aria-label", label);
       return node;
     });
     for (const gone of before) handNodes.delete(gone);
@@ -97,6 +103,7 @@ export function createHand(els, t) {
     if (!view.hand.length) {
       // "Your cards are face down" only while some still are; once all are revealed it would mislead.
       els.hand.dataset.empty = view.face_down.length ? "mojo" : "none";
+      els.hand.dataset.emptyWords = t("Mojo Time: your cards are face down.");
     } else delete els.hand.dataset.empty;
     setTimeout(() => {
       for (const node of wanted) node.classList.remove("is-drawn");

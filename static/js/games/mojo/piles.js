@@ -3,12 +3,14 @@
 
 import { fill, h } from "../../dom.js";
 import { glyph } from "../../glyph.js";
+import { t, tn } from "../../i18n.js";
 import { cardBack, cardFace, mojoCard } from "./cards.js";
+import { cardLabel } from "./words.js";
 
-/** The middle into `node`. `t`: { kit, send, selected() }. */
-export function renderCenter(node, t, view, state, legal) {
-  const { kit, send } = t;
-  const selected = t.selected();
+/** The middle into `node`. `table`: { kit, send, selected() }. */
+export function renderCenter(node, table, view, state, legal) {
+  const { kit, send } = table;
+  const selected = table.selected();
   const myTurn = kit.myTurn(state);
   const deckDraw = legal.draws.get("deck");
   const pileDraw = legal.draws.get("pile");
@@ -17,10 +19,12 @@ export function renderCenter(node, t, view, state, legal) {
     {
       class: `pile draw-pile${deckDraw ? " is-target" : ""}`,
       ...(deckDraw ? { type: "button", "data-action": "draw-deck", "data-key": "draw-deck", onclick: () => send(deckDraw) } : {}),
-      "aria-label": `${deckDraw ? "Draw from the draw pile: " : "Draw pile: "}${view.draw_pile} cards`,
+      "aria-label": deckDraw
+        ? tn("Draw from the draw pile: {num} card", "Draw from the draw pile: {num} cards", view.draw_pile)
+        : tn("Draw pile: {num} card", "Draw pile: {num} cards", view.draw_pile),
     },
     h("div", { class: "stack" }, view.draw_pile > 0 ? [cardBack("stack-2"), cardBack("stack-1"), cardBack()] : h("div", { class: "card card-empty" })),
-    h("span", { class: "pile-label" }, deckDraw ? "Draw" : "Draw pile", glyph("b", {}, ` ${view.draw_pile}`)),
+    h("span", { class: "pile-label" }, deckDraw ? t("Draw") : t("Draw pile"), glyph("b", {}, ` ${view.draw_pile}`)),
   );
   const piles = view.discard_piles.map((pile, index) => {
     const choices = selected !== null ? legal.plays.get(selected) || [] : [];
@@ -28,8 +32,20 @@ export function renderCenter(node, t, view, state, legal) {
     const takeHere = pileDraw && view.turn?.pile !== null && view.turn?.pile !== index ? pileDraw : null;
     const action = playHere || takeHere;
     const top = pile.top;
-    const labelWords = top ? `${top.colour} ${top.value}` : "empty";
-    const label = view.discard_piles.length > 1 ? `Pile ${index + 1}` : "Discard";
+    const labelWords = top ? cardLabel(top) : t("empty");
+    const several = view.discard_piles.length > 1;
+    const label = several ? t("Pile {number}", { number: index + 1 }) : t("Discard");
+    const cards = tn("{num} card", "{num} cards", pile.count);
+    let named;
+    if (takeHere) {
+      named = several
+        ? t("Take it: {card} from pile {number} ({cards})", { card: labelWords, number: index + 1, cards })
+        : t("Take it: {card} from the discard pile ({cards})", { card: labelWords, cards });
+    } else {
+      named = playHere
+        ? t("Play here: {pile}, {card}, {cards}", { pile: label, card: labelWords, cards })
+        : t("{pile}, {card}, {cards}", { pile: label, card: labelWords, cards });
+    }
     return h(
       action ? "button" : "div",
       {
@@ -39,9 +55,7 @@ export function renderCenter(node, t, view, state, legal) {
           ? { type: "button", "data-action": playHere ? "play-on-pile" : "draw-pile", "data-key": `pile-${index}`, onclick: () => send(action) }
           : {}),
         // Named with its visible words first ("Take it", "Play here"), then what they mean.
-          "aria-label": takeHere
-            ? `Take it: ${labelWords} from ${view.discard_piles.length > 1 ? `pile ${index + 1}` : "the discard pile"} (${pile.count} cards)`
-            : `${playHere ? "Play here: " : ""}${label}, ${labelWords}, ${pile.count} cards`,
+          "aria-label": named,
       },
       h(
         "div",
@@ -49,9 +63,11 @@ export function renderCenter(node, t, view, state, legal) {
         pile.count > 1 ? h("div", { class: "card card-under", "aria-hidden": "true" }) : null,
         top ? cardFace(top, { attrs: { class: `card c-${top.colour}`, "data-card-id": top.id } }) : h("div", { class: "card card-empty" }),
       ),
-      h("span", { class: "pile-label" }, playHere ? "Play here" : takeHere ? "Take it" : label, glyph("b", {}, ` ${pile.count}`)),
+      h("span", { class: "pile-label" }, playHere ? t("Play here") : takeHere ? t("Take it") : label, glyph("b", {}, ` ${pile.count}`)),
     );
   });
+  const round = t("Round {round}", { round: view.round });
+  const target = t("to {target}", { target: view.target });
   fill(node,
     drawPile,
     ...piles,
@@ -59,7 +75,7 @@ export function renderCenter(node, t, view, state, legal) {
       "div",
       { class: "mojo-slot" },
       mojoCard(view),
-      h("span", { class: "pile-label" }, `Round ${view.round}`, h("b", {}, ` · to ${view.target}`)),
+      h("span", { class: "pile-label" }, round, h("b", {}, ` · ${target}`)),
     ),
   );
   node.classList.toggle("is-my-turn", myTurn);

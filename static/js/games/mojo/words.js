@@ -1,6 +1,7 @@
 // Mojo's words, without a DOM: cards and the log in sentences, the legal moves by card, pile and
 // source, and the status line.
 
+import { t, tn, tp } from "../../i18n.js";
 import { listWords } from "../../words.js";
 
 // A symbol per colour, so no card depends on telling colours apart.
@@ -10,8 +11,60 @@ function article(colour) {
   return /^[aeiou]/.test(colour) ? "an" : "a";
 }
 
+// Each colour's words in the reader's language, written out whole: a colour's adjective agrees with
+// the card and goes before or after its value as the language says ("un 5 rouge", "eine rote 5").
+// Translators: a Mojo card with its indefinite article, as said at the table ("a red 5").
+const PHRASES = {
+  blue: (value) => tp("mojo card", "a blue {value}", { value }),
+  green: (value) => tp("mojo card", "a green {value}", { value }),
+  yellow: (value) => tp("mojo card", "a yellow {value}", { value }),
+  orange: (value) => tp("mojo card", "an orange {value}", { value }),
+  red: (value) => tp("mojo card", "a red {value}", { value }),
+};
+// Translators: a Mojo card without an article, as its button names it ("red 5").
+const LABELS = {
+  blue: (value) => tp("mojo card", "blue {value}", { value }),
+  green: (value) => tp("mojo card", "green {value}", { value }),
+  yellow: (value) => tp("mojo card", "yellow {value}", { value }),
+  orange: (value) => tp("mojo card", "orange {value}", { value }),
+  red: (value) => tp("mojo card", "red {value}", { value }),
+};
+// Translators: a Mojo card's colour, printed on the card under its symbol.
+const COLOURS = {
+  blue: () => tp("mojo colour", "blue"),
+  green: () => tp("mojo colour", "green"),
+  yellow: () => tp("mojo colour", "yellow"),
+  orange: () => tp("mojo colour", "orange"),
+  red: () => tp("mojo colour", "red"),
+};
+
+/** A card with its article in the reader's language: "a red 5" ("un 5 rouge", "eine rote 5"); null
+ * for a card the reader is not shown. English says what move-words.js `cardName` says. */
+export function cardPhrase(card) {
+  if (!card || typeof card !== "object" || card.value === undefined || card.value === null || !card.colour) return null;
+  const phrase = PHRASES[card.colour];
+  return phrase ? phrase(card.value) : `${article(card.colour)} ${card.colour} ${card.value}`;
+}
+
 export function cardWords(card) {
-  return `${article(card.colour)} ${card.colour} ${card.value}`;
+  return cardPhrase(card) ?? t("a card");
+}
+
+/** A card without its article, as a button or a summary names it: "red 5". */
+export function cardLabel(card) {
+  const label = LABELS[card.colour];
+  return label ? label(card.value) : `${card.colour} ${card.value}`;
+}
+
+/** A colour's name as the card prints it: "red". */
+export function colourName(colour) {
+  return COLOURS[colour]?.() ?? colour;
+}
+
+/** The seat's name as a sentence's subject, and whether it is the reader ("You"). */
+function subject(name, seat) {
+  const said = name(seat);
+  return said === t("You") ? { you: true, who: t("You") } : { you: false, who: said };
 }
 
 /** The events as sentences, oldest first, each with the seq of its last event. */
@@ -22,6 +75,7 @@ export function describeEvents(events, name, piles) {
     const event = events[i];
     if (event.type === "play" || event.type === "draw" || event.type === "mojo_time") {
       const seat = event.seat;
+      const { you, who } = subject(name, seat);
       const plays = [];
       const parts = [];
       let pile = null;
@@ -32,30 +86,48 @@ export function describeEvents(events, name, piles) {
           plays.push(cardWords(e.card));
           pile = e.pile;
         } else if (e.type === "draw") {
-          if (e.source === "pile") parts.push(`took ${cardWords(e.card)} from the other pile`);
-          else if (e.source === "none") parts.push("had nothing left to draw");
-          else parts.push(e.card ? `drew ${cardWords(e.card)}` : "drew a card");
+          const card = e.card ? cardWords(e.card) : null;
+          // Translators: the words after a player's name in the log; "you" is the reader's own move.
+          if (e.source === "pile") parts.push(you ? tp("you", "took {card} from the other pile", { card }) : t("took {card} from the other pile", { card }));
+          else if (e.source === "none") parts.push(you ? tp("you", "had nothing left to draw") : t("had nothing left to draw"));
+          else if (card) parts.push(you ? tp("you", "drew {card}", { card }) : t("drew {card}", { card }));
+          else parts.push(you ? tp("you", "drew a card") : t("drew a card"));
         } else {
-          parts.push(`hit Mojo Time with ${e.count} card${e.count === 1 ? "" : "s"} face down`);
+          const cards = tn("{num} card face down", "{num} cards face down", e.count);
+          parts.push(you ? tp("you", "hit Mojo Time with {cards}", { cards }) : t("hit Mojo Time with {cards}", { cards }));
         }
         i += 1;
       }
       if (plays.length) {
-        const where = piles > 1 && pile !== null ? ` on pile ${pile + 1}` : "";
-        parts.unshift(`played ${listWords(plays)}${where}`);
+        const cards = listWords(plays);
+        const number = pile === null ? 0 : pile + 1;
+        if (piles > 1 && pile !== null) {
+          parts.unshift(you ? tp("you", "played {cards} on pile {pile}", { cards, pile: number }) : t("played {cards} on pile {pile}", { cards, pile: number }));
+        } else parts.unshift(you ? tp("you", "played {cards}", { cards }) : t("played {cards}", { cards }));
       }
-      lines.push({ text: `${name(seat)} ${listWords(parts)}.`, seq: events[i - 1].seq, seat });
+      const actions = listWords(parts);
+      lines.push({ text: t("{name} {actions}.", { name: who, actions }), seq: events[i - 1].seq, seat });
       continue;
     }
     if (event.type === "reveal") {
-      lines.push({ text: `${name(event.seat)} revealed ${cardWords(event.card)}.`, seq: event.seq, seat: event.seat });
+      const { you, who } = subject(name, event.seat);
+      const card = cardWords(event.card);
+      const text = you ? tp("you", "{name} revealed {card}.", { name: who, card }) : t("{name} revealed {card}.", { name: who, card });
+      lines.push({ text, seq: event.seq, seat: event.seat });
     } else if (event.type === "reshuffle") {
-      lines.push({ text: `The discards were shuffled into a new draw pile of ${event.count} cards.`, seq: event.seq });
-    } else if (event.type === "round_end") {
-      const scores = event.scores.map((s, seat) => `${name(seat)} ${s}`).join(", ");
-      const face = event.mojo_face === "plus10" ? "+10" : "0";
       lines.push({
-        text: `Round ${event.round} is over: ${name(event.seat)} went out and ${name(event.seat) === "You" ? "take" : "takes"} the Mojo card (${face}). Points: ${scores}.`,
+        text: tn("The discards were shuffled into a new draw pile of {num} card.", "The discards were shuffled into a new draw pile of {num} cards.", event.count),
+        seq: event.seq,
+      });
+    } else if (event.type === "round_end") {
+      const scores = event.scores.map((s, seat) => `${scoreName(name, seat)} ${s}`).join(", ");
+      const face = event.mojo_face === "plus10" ? "+10" : "0";
+      const { you, who } = subject(name, event.seat);
+      const said = { round: event.round, name: who, face, scores };
+      lines.push({
+        text: you
+          ? t("Round {round} is over: {name} went out and take the Mojo card ({face}). Points: {scores}.", said)
+          : t("Round {round} is over: {name} went out and takes the Mojo card ({face}). Points: {scores}.", said),
         seq: event.seq,
         kind: "round",
       });
@@ -65,7 +137,11 @@ export function describeEvents(events, name, piles) {
   return lines;
 }
 
-export const COLOUR_WORDS = { blue: "Blue", green: "Green", yellow: "Yellow", orange: "Orange", red: "Red" };
+/** A seat's name in a list of points: "You" as the final scores say it. */
+function scoreName(name, seat) {
+  const said = name(seat);
+  return said === t("You") ? tp("final scores", "You") : said;
+}
 
 /** The legal actions by kind: plays by card id (a card may go on either pile), reveals by card id,
  * draws by source. */
@@ -86,17 +162,17 @@ export function legalBy(state) {
 /** The status line. `myTurn`: this page's player is due; `selected`: a card picked while its pile
  * is still to be chosen; `seatName(seat)` names a player. */
 export function statusText(view, state, legal, { myTurn, selected, seatName }) {
-  if (state.result || state.status === "finished") return "The game is over.";
+  if (state.result || state.status === "finished") return t("The game is over.");
   if (!myTurn) {
     if (view.current === null || view.current === undefined) return "";
     const who = seatName(view.current);
-    if (view.turn?.chain) return `${who} played an equal value and plays again…`;
-    return `${who} is playing…`;
+    if (view.turn?.chain) return t("{name} played an equal value and plays again…", { name: who });
+    return t("{name} is playing…", { name: who });
   }
-  if (legal.draws.size) return "Your turn: you played higher, so draw — from the draw pile or the other discard pile.";
-  if (legal.reveals.size) return "Your turn: Mojo Time! Reveal one of your face-down cards.";
-  if (view.turn?.chain) return "Same value! You must play another card.";
-  if (selected !== null) return "Now choose the discard pile to play it on.";
-  if (view.discard_piles.length > 1 && view.turn?.pile === null) return "Your turn: pick a card, then a discard pile.";
-  return "Your turn: play a card. Lower ends your turn, higher draws a card, equal plays again.";
+  if (legal.draws.size) return t("Your turn: you played higher, so draw — from the draw pile or the other discard pile.");
+  if (legal.reveals.size) return t("Your turn: Mojo Time! Reveal one of your face-down cards.");
+  if (view.turn?.chain) return t("Same value! You must play another card.");
+  if (selected !== null) return t("Now choose the discard pile to play it on.");
+  if (view.discard_piles.length > 1 && view.turn?.pile === null) return t("Your turn: pick a card, then a discard pile.");
+  return t("Your turn: play a card. Lower ends your turn, higher draws a card, equal plays again.");
 }

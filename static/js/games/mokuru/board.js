@@ -2,12 +2,13 @@
 // difficulty, kept cards and what waits for them.
 
 import { fill, h } from "../../dom.js";
-import { capital } from "./words.js";
+import { t } from "../../i18n.js";
+import { beltTitle, cardTitle, handWords, levelTitle, triesWords } from "./words.js";
 
-/** The board into `node`. `t`: { kit, name }. */
-export function renderBoard(node, t, view) {
-  const { kit, name } = t;
-  const columns = [...view.belts.map((b, i) => ({ key: b, label: capital(b), index: i })), { key: "grandmaster", label: "Grandmaster", index: view.grandmaster }];
+/** The board into `node`. `parts`: { kit, name }. */
+export function renderBoard(node, parts, view) {
+  const { kit, name } = parts;
+  const columns = [...view.belts.map((b, i) => ({ key: b, label: beltTitle(b), index: i })), { key: "grandmaster", label: beltTitle("grandmaster"), index: view.grandmaster }];
   fill(
     node,
     columns
@@ -29,9 +30,9 @@ export function renderBoard(node, t, view) {
   );
 }
 
-/** The seats into `node`. `t`: { name }. */
-export function renderSeats(node, t, view) {
-  const { name } = t;
+/** The seats into `node`. `parts`: { name }. */
+export function renderSeats(node, parts, view) {
+  const { name } = parts;
   fill(
     node,
     view.seats.map((seat) =>
@@ -40,12 +41,12 @@ export function renderSeats(node, t, view) {
         { class: `seat-panel mokuru-seat${seat.seat === view.turn && view.phase !== "difficulty" ? " is-current" : ""}`, "data-seat": seat.seat },
         h("strong", {}, name(seat.seat)),
         h("span", { class: `belt-chip belt-${seat.belt >= view.grandmaster ? "grandmaster" : view.belts[seat.belt]}` }),
-        h("span", { class: "mokuru-belt-label" }, seat.belt_name === "grandmaster" ? "Grandmaster" : `${capital(seat.belt_name)} belt`),
-        seat.difficulty ? h("span", { class: "muted small" }, `${capital(seat.difficulty)} · ${seat.hand} · ${seat.tries_per_trick} ${seat.tries_per_trick === 1 ? "try" : "tries"}`) : h("span", { class: "muted small" }, "choosing…"),
-        seat.kept.length ? h("span", { class: "mokuru-kept" }, seat.kept.map((card) => h("span", { class: "mokuru-chip" }, card.name))) : null,
-        seat.imposed.length ? h("span", { class: "mokuru-kept" }, seat.imposed.map((r) => h("span", { class: "mokuru-chip mokuru-imposed" }, `${r.source === "given" ? "Given" : "Stolen"}: ${r.card.name}`))) : null,
-        seat.darkness_due ? h("span", { class: "mokuru-chip mokuru-dark" }, "Darkness trick next") : null,
-        seat.mini_next ? h("span", { class: "mokuru-chip" }, "Mini Mokuru next") : null,
+        h("span", { class: "mokuru-belt-label" }, seat.belt_name === "grandmaster" ? beltTitle("grandmaster") : t("{belt} belt", { belt: beltTitle(seat.belt_name) })),
+        seat.difficulty ? h("span", { class: "muted small" }, `${levelTitle(seat.difficulty)} · ${handWords(seat.hand)} · ${triesWords(seat.tries_per_trick)}`) : h("span", { class: "muted small" }, t("choosing…")),
+        seat.kept.length ? h("span", { class: "mokuru-kept" }, seat.kept.map((card) => h("span", { class: "mokuru-chip" }, cardTitle(card)))) : null,
+        seat.imposed.length ? h("span", { class: "mokuru-kept" }, seat.imposed.map((r) => h("span", { class: "mokuru-chip mokuru-imposed" }, r.source === "given" ? t("Given: {trick}", { trick: cardTitle(r.card) }) : t("Stolen: {trick}", { trick: cardTitle(r.card) })))) : null,
+        seat.darkness_due ? h("span", { class: "mokuru-chip mokuru-dark" }, t("Darkness trick next")) : null,
+        seat.mini_next ? h("span", { class: "mokuru-chip" }, t("Mini Mokuru next")) : null,
       ),
     ),
   );

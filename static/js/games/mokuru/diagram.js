@@ -1,5 +1,8 @@
 // The diagram of a Mokuru trick's movement (SVG): the stops, the path, and marks for the extras.
 
+import { t } from "../../i18n.js";
+import { cardTitle } from "./words.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 export function s(tag, attrs = {}, ...children) {
@@ -20,7 +23,7 @@ function shapePoints(shape, flips) {
 
 /** An SVG drawing of the movement: the stops, the path, and marks for the extras. */
 export function diagram(card) {
-  const box = s("svg", { viewBox: "0 0 100 64", class: "mokuru-diagram", role: "img", "aria-label": `Diagram: ${card.name}` });
+  const box = s("svg", { viewBox: "0 0 100 64", class: "mokuru-diagram", role: "img", "aria-label": t("Diagram: {trick}", { trick: cardTitle(card) }) });
   if (card.shape === "relay") {
     for (let i = 0; i < 4; i += 1) {
       box.append(s("circle", { cx: 16 + i * 23, cy: 22, r: 7, class: "mokuru-person" }));
@@ -42,12 +45,12 @@ export function diagram(card) {
     if (card.extras.includes("twin")) box.append(s("rect", { x: x + 4, y: y - 7, width: 6, height: 14, rx: 2, class: "mokuru-block" }));
   });
   const marks = [];
-  if (card.extras.includes("hold")) marks.push("on hand");
-  if (card.extras.includes("catch")) marks.push("catch");
-  if (card.extras.includes("kiss")) marks.push("kiss");
-  if (card.extras.includes("blind")) marks.push("eyes shut");
-  if (card.extras.includes("both_hands")) marks.push("both hands");
-  if (card.extras.includes("three_in_a_row")) marks.push("x3 in a row");
+  if (card.extras.includes("hold")) marks.push(t("on hand"));
+  if (card.extras.includes("catch")) marks.push(t("catch"));
+  if (card.extras.includes("kiss")) marks.push(t("kiss"));
+  if (card.extras.includes("blind")) marks.push(t("eyes shut"));
+  if (card.extras.includes("both_hands")) marks.push(t("both hands"));
+  if (card.extras.includes("three_in_a_row")) marks.push(t("x3 in a row"));
   if (marks.length) box.append(s("text", { x: 50, y: 62, "text-anchor": "middle", class: "mokuru-mark" }, document.createTextNode(marks.join(" · "))));
   return box;
 }

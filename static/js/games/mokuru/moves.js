@@ -2,11 +2,12 @@
 // success"), and the possessed player's Darkness chooser.
 
 import { h } from "../../dom.js";
-import { actionLabel } from "./words.js";
+import { t } from "../../i18n.js";
+import { actionLabel, cardTitle, categoryName } from "./words.js";
 
-/** One move button. `t`: { kit, words } (words: what actionLabel names players with). */
-export function moveButton(t, view, action, big = false) {
-  const { kit } = t;
+/** One move button. `parts`: { kit, words } (words: what actionLabel names players with). */
+export function moveButton(parts, view, action, big = false) {
+  const { kit } = parts;
   const kind = action.type === "report" ? `report-${action.outcome}` : action.type === "witness" ? `witness-${action.verdict}` : action.type;
   return h(
     "button",
@@ -17,26 +18,30 @@ export function moveButton(t, view, action, big = false) {
       "data-key": JSON.stringify(action),
       onclick: () => kit.send(action),
     },
-    actionLabel(view, action, t.words),
+    actionLabel(view, action, parts.words),
   );
 }
 
-/** The possessed player's chooser: the deck's tricks by category, hardest categories last. */
-export function darknessChooser(t, view, actions) {
+/** The possessed player's chooser: the deck's tricks by category, hardest categories last. With
+ * no move to make (a replay, or a pause) the deck the player looked through is shown as names. */
+export function darknessChooser(parts, view, actions) {
   const deck = new Map((view.darkness_deck || []).map((c) => [c.id, c]));
   const groups = new Map();
-  for (const action of actions) {
-    const category = deck.get(action.card)?.category || "Other";
+  const items = actions.length ? actions.map((a) => ({ card: a.card, node: () => moveButton(parts, view, a) })) : [...deck.values()].map((c) => ({ card: c.id, node: () => h("span", { class: "mokuru-chip" }, cardTitle(c)) }));
+  for (const item of items) {
+    const category = deck.get(item.card)?.category || "Other";
     if (!groups.has(category)) groups.set(category, []);
-    groups.get(category).push(action);
+    groups.get(category).push(item);
   }
   const order = ["Basic", "Advanced", "Battle", "Challenge", "Other"];
+  const other = t("Other");
+  const heading = (c) => t("{category} ({num})", { category: c === "Other" ? other : categoryName(c), num: groups.get(c).length });
   return h(
     "div",
     { class: "mokuru-darkness-chooser" },
-    h("p", { class: "mokuru-dark" }, "Pick the trick every other player must perform on their next turn."),
+    h("p", { class: "mokuru-dark" }, actions.length ? t("Pick the trick every other player must perform on their next turn.") : t("The tricks deck, looked through to pick the trick every other player must perform:")),
     order
       .filter((c) => groups.has(c))
-      .map((c) => h("section", { class: "mokuru-dark-group" }, h("h3", {}, `${c} (${groups.get(c).length})`), h("div", { class: "mokuru-dark-moves" }, groups.get(c).map((a) => moveButton(t, view, a))))),
+      .map((c) => h("section", { class: "mokuru-dark-group" }, h("h3", {}, heading(c)), h("div", { class: "mokuru-dark-moves" }, groups.get(c).map((item) => item.node())))),
   );
 }

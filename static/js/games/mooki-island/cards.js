@@ -2,7 +2,7 @@
 
 import { h } from "../../dom.js";
 import { glyph } from "../../glyph.js";
-import { NAMES, SYMBOL, capital, faceWords } from "./words.js";
+import { SYMBOL, capital, faceWords, familyName } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export function s(tag, attrs = {}, ...children) {
@@ -62,10 +62,19 @@ export function faceArt(face, { small = false } = {}) {
   );
 }
 
+/** The name printed on a face's card: "Sun", "★ Moon" (a Legendary), "Spider". */
+export function printedName(face) {
+  return face.kind === "spider" ? faceWords(face, { article: "bare" }) : `${face.kind === "legendary" ? "★ " : ""}${familyName(face.family || "spider")}`;
+}
+
 /** One face as a card. `tag: "button"` for a face that can be chosen. */
 export function card(face, { tag = "div", small = false, attrs = {}, note = "" } = {}) {
   const family = face.family || "spider";
-  const label = capital(faceWords(face, { article: "a" }).replace(/^a /, "").replace(/^A /, ""));
+  const label = capital(faceWords(face, { article: "bare" }));
+  // The name printed on the card, set smaller the longer it is, so it fits the card (its length is
+  // the stylesheet's --len: "Seashell" on a small card, "Coquillage").
+  const printed = printedName(face);
+  const letters = [...printed].length;
   return h(
     tag,
     {
@@ -76,7 +85,7 @@ export function card(face, { tag = "div", small = false, attrs = {}, note = "" }
     },
     glyph("span", { class: "mooki-badge", "aria-hidden": "true" }, face.kind === "spider" ? "✷" : SYMBOL[family]),
     faceArt(face, { small }),
-    glyph("span", { class: "mooki-name", "aria-hidden": "true" }, face.kind === "spider" ? "Spider" : `${face.kind === "legendary" ? "★ " : ""}${NAMES[family]}`),
+    withVars(glyph("span", { class: `mooki-name${letters > 8 ? " is-long" : ""}`, "aria-hidden": "true" }, printed), { len: letters }),
   );
 }
 
@@ -100,7 +109,8 @@ export function stack(top, count, { small = false } = {}) {
       "div",
       { class: "mooki-stack" },
       edges,
-      top ? card(top, { small }) : count ? cardBack({ small }) : h("div", { class: "mooki-card mooki-empty", "aria-hidden": "true" }),
+      // An empty place is the size of the card that will fill it (a collection's small one).
+      top ? card(top, { small }) : count ? cardBack({ small }) : h("div", { class: `mooki-card mooki-empty${small ? " is-small" : ""}`, "aria-hidden": "true" }),
     ),
     { depth: Math.max(depth, 0) },
   );

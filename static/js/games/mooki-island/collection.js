@@ -2,15 +2,16 @@
 // the page's own player the memory aid when the room has it on.
 
 import { fill, h } from "../../dom.js";
+import { t, tn } from "../../i18n.js";
 import { stack } from "./cards.js";
-import { FAMILIES, NAMES, SYMBOL } from "./words.js";
+import { FAMILIES, SYMBOL, familyName } from "./words.js";
 
-/** Draws `seat`'s collection into `node`. `t`: { ctx }. */
-export function renderCollection(node, t, view, seat, watching) {
-  const { ctx } = t;
+/** Draws `seat`'s collection into `node`. `parts`: { ctx }. */
+export function renderCollection(node, parts, view, seat, watching) {
+  const { ctx } = parts;
   const info = view.collections[seat];
   const own = !watching && seat === ctx.mySeat;
-  const title = own ? "Your collection" : `${ctx.seatName(seat)}'s collection`;
+  const title = own ? t("Your collection") : t("{name}'s collection", { name: ctx.seatName(seat) });
   const acting = view.current === seat && !view.end;
   const aid = own && view.aid;
   fill(
@@ -18,8 +19,8 @@ export function renderCollection(node, t, view, seat, watching) {
     h(
       "div",
       { class: "mooki-collection-head" },
-      h("h2", {}, title, view.youngest === seat ? h("span", { class: "mooki-chip", title: "Starts and wins a tie" }, "youngest") : null),
-      acting ? h("span", { class: `turn-flag${own ? " is-you" : ""}` }, own ? "your turn" : "playing") : null,
+      h("h2", {}, title, view.youngest === seat ? h("span", { class: "mooki-chip", title: t("Starts and wins a tie") }, t("youngest")) : null),
+      acting ? h("span", { class: `turn-flag${own ? " is-you" : ""}` }, own ? t("your turn") : t("playing")) : null,
     ),
     h(
       "div",
@@ -28,20 +29,26 @@ export function renderCollection(node, t, view, seat, watching) {
       h(
         "p",
         { class: "mooki-height", "data-seat": seat },
-        h("b", {}, String(info.height)),
-        info.height === 1 ? " card" : " cards",
+        // The height in bold inside the sentence: "<b>3</b> cards".
+        heightWords(info.height),
         h("br"),
-        h("small", { class: "muted" }, info.top ? "only the top one shows" : "none yet"),
+        h("small", { class: "muted" }, info.top ? t("only the top one shows") : t("none yet")),
       ),
       aid
         ? h(
             "ul",
-            { class: "mooki-aid", "aria-label": "Memory aid: your Mookies per family" },
-            FAMILIES.map((f) => h("li", { class: `f-${f}` }, h("span", { "aria-hidden": "true" }, SYMBOL[f]), ` ${NAMES[f]} ${aid[f]}`)),
-            h("li", { class: "f-spider" }, `Spiders ${aid.spiders}`),
+            { class: "mooki-aid", "aria-label": t("Memory aid: your Mookies per family") },
+            FAMILIES.map((f) => h("li", { class: `f-${f}` }, h("span", { "aria-hidden": "true" }, SYMBOL[f]), ` ${familyName(f)} ${aid[f]}`)),
+            h("li", { class: "f-spider" }, t("Spiders {num}", { num: aid.spiders })),
           )
         : null,
     ),
   );
   node.classList.toggle("is-current", acting);
+}
+
+/** "3 cards" with the number in bold, in the reader's words. */
+function heightWords(height) {
+  const [before, after = ""] = tn("{num} card", "{num} cards", height, { num: "\u0000" }).split("\u0000");
+  return [before, h("b", {}, String(height)), after];
 }

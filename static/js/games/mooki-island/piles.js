@@ -4,37 +4,46 @@
 
 import { fill, h } from "../../dom.js";
 import { glyph } from "../../glyph.js";
+import { t, tn } from "../../i18n.js";
 import { card, cardBack, stack } from "./cards.js";
-import { choiceWords, faceWords } from "./words.js";
+import { choiceWords, pileWords } from "./words.js";
 
-/** The piles into `node`. `t`: { send }. */
-export function renderPiles(node, t, view, state) {
-  const { send } = t;
+/** The piles into `node`. `parts`: { send }. */
+export function renderPiles(node, parts, view, state) {
+  const { send } = parts;
   const takes = new Map((state.legal_actions || []).filter((a) => a.type === "take").map((a) => [a.pile, a]));
   fill(
     node,
     view.piles.map((pile, index) => {
       const action = takes.get(index);
-      const what = pile.top ? faceWords(pile.top, { article: "a" }) : "empty";
       return h(
         action ? "button" : "div",
         {
           class: `mooki-pile${action ? " is-target" : ""}`,
           "data-pile": index,
           ...(action
-            ? { type: "button", "data-action": "take", "data-key": `take-${index}`, onclick: () => send(action), "aria-label": `Take · pile ${index + 1}: the top card (${what} on top, ${pile.count} cards)` }
-            : { role: "img", "aria-label": `Pile ${index + 1}: ${what} on top, ${pile.count} cards` }),
+            ? { type: "button", "data-action": "take", "data-key": `take-${index}`, onclick: () => send(action), "aria-label": pileWords(pile, index, true) }
+            : { role: "img", "aria-label": pileWords(pile, index, false) }),
         },
         stack(pile.top, pile.count),
-        h("span", { class: "mooki-pile-label" }, action ? `Take · pile ${index + 1}` : `Pile ${index + 1}`, glyph("b", {}, ` · ${pile.count}`)),
+        // The count on a line of its own ("17 cards"), as picture text: the button is named by what
+        // it does, the count is in its name's words (pileWords) but not its visible label.
+        h(
+          "span",
+          { class: "mooki-pile-label" },
+          action ? t("Take · pile {pile}", { pile: index + 1 }) : t("Pile {pile}", { pile: index + 1 }),
+          glyph("small", { class: "mooki-pile-count" }, tn("{num} card", "{num} cards", pile.count)),
+        ),
       );
     }),
   );
 }
 
-/** The drawn card into `node`. `t`: { ctx, send }. */
-export function renderDrawn(node, t, view, state) {
-  const { ctx, send } = t;
+/** The drawn card into `node`. `parts`: { ctx, send }. */
+export function renderDrawn(node, parts, view, state) {
+  const { ctx, send } = parts;
+  const upSide = t("the side that was up");
+  const otherSide = t("the other side");
   const drawn = view.drawn;
   if (!drawn) {
     node.hidden = true;
@@ -47,7 +56,7 @@ export function renderDrawn(node, t, view, state) {
   if (places.size && drawn.lower) {
     fill(
       node,
-      h("h2", {}, "You drew this card: choose a side"),
+      h("h2", {}, t("You drew this card: choose a side")),
       h(
         "div",
         { class: "mooki-choices" },
@@ -62,13 +71,19 @@ export function renderDrawn(node, t, view, state) {
                 "data-action": "place",
                 "data-side": side,
                 "data-key": `place-${side}`,
-                // Named by what a press does; the card inside is a picture of the same face.
-                "aria-label": `${words} (${side === "upper" ? "the side that was up" : "the other side"})`,
+                // Named by what a press does, then which side, in the words the button shows and in
+                // their order (the card's printed name is drawn, not text): a voice saying what it
+                // sees finds it (WCAG 2.5.3). No parentheses: a checker reads a name without what
+                // they hold, and the side is on screen.
+                "aria-label": t("{choice}, {side}", { choice: words, side: side === "upper" ? upSide : otherSide }),
                 onclick: () => send(places.get(side)),
               },
             card(face),
             h("span", { class: "mooki-choice-words" }, words),
-            h("small", { class: "muted" }, side === "upper" ? "the side that was up" : "the other side"),
+            // A space between the two lines' words, so they read as words apart (text content
+            // joins elements without one).
+            " ",
+            h("small", { class: "muted" }, side === "upper" ? upSide : otherSide),
           );
         }),
       ),
@@ -80,7 +95,7 @@ export function renderDrawn(node, t, view, state) {
     // pause), or a replay, which shows the choice the drawer had.
     fill(
       node,
-      h("h2", {}, `${ctx.seatName(drawn.seat)} drew this card and chooses a side`),
+      h("h2", {}, t("{name} drew this card and chooses a side", { name: ctx.seatName(drawn.seat) })),
       h(
         "div",
         { class: "mooki-choices is-shown" },
@@ -89,7 +104,7 @@ export function renderDrawn(node, t, view, state) {
             "div",
             { class: `mooki-choice f-${drawn[side].family || "spider"}`, "data-side": side },
             card(drawn[side]),
-            h("small", { class: "muted" }, side === "upper" ? "the side that was up" : "the other side"),
+            h("small", { class: "muted" }, side === "upper" ? upSide : otherSide),
           ),
         ),
       ),
@@ -98,12 +113,12 @@ export function renderDrawn(node, t, view, state) {
   }
   fill(
     node,
-    h("h2", {}, `${ctx.seatName(drawn.seat)} is choosing…`),
+    h("h2", {}, t("{name} is choosing…", { name: ctx.seatName(drawn.seat) })),
     h(
       "div",
       { class: "mooki-choices is-waiting" },
-      h("div", { class: "mooki-flip" }, card(drawn.upper), h("span", { class: "muted" }, "this side or…")),
-      h("div", { class: "mooki-flip" }, cardBack(), h("span", { class: "muted" }, "…the hidden side")),
+      h("div", { class: "mooki-flip" }, card(drawn.upper), h("span", { class: "muted" }, t("this side or…"))),
+      h("div", { class: "mooki-flip" }, cardBack(), h("span", { class: "muted" }, t("…the hidden side"))),
     ),
   );
 }

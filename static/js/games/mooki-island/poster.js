@@ -1,5 +1,6 @@
 // The poster at the end of a Mooki Island game: every Mooki each player befriended, on an island.
 
+import { t, tn } from "../../i18n.js";
 import { s } from "./cards.js";
 
 export function poster(end, name) {
@@ -28,9 +29,11 @@ export function poster(end, name) {
       s("path", { d: "M-2 2 q2 2 4 0", class: "smile" }),
     );
   const counts = end.sorted.map((side) => side.faces.filter((f) => f.kind !== "spider").length);
+  const friends = end.sorted.map((side, i) => tn("{name} befriended {num} Mooki", "{name} befriended {num} Mookies", counts[i], { name: name(side.seat) }));
+  const label = t("Mooki Island poster: {friends}", { friends: friends.join(", ") });
   return s(
     "svg",
-    { viewBox: `0 0 ${width} ${height}`, class: "mooki-poster", role: "img", "aria-label": `Mooki Island poster: ${end.sorted.map((side, i) => `${name(side.seat)} befriended ${counts[i]} Mookies`).join(", ")}` },
+    { viewBox: `0 0 ${width} ${height}`, class: "mooki-poster", role: "img", "aria-label": label },
     s("rect", { x: 0, y: 0, width, height, class: "sea" }),
     s("path", { d: "M20 130 C 30 40, 120 20, 180 30 C 260 20, 350 50, 340 130 C 345 200, 250 220, 180 215 C 90 225, 10 200, 20 130 Z", class: "sand" }),
     s("path", { d: "M40 130 C 50 60, 130 45, 180 52 C 250 45, 325 70, 318 130 C 320 185, 245 200, 180 196 C 100 203, 35 185, 40 130 Z", class: "grass" }),

@@ -3,14 +3,33 @@
 // poster. Drawn again only when the end or the legal moves change, so the ceremony plays once.
 
 import { fill, h } from "../../dom.js";
+import { t } from "../../i18n.js";
 import { card, withVars } from "./cards.js";
 import { poster } from "./poster.js";
-import { NAMES, SYMBOL } from "./words.js";
+import { SYMBOL, familyName } from "./words.js";
 
-/** `createTrophies(node, t)` → render(view, state). `t`: { ctx, send, name }. */
-export function createTrophies(node, t) {
-  const { ctx, send, name } = t;
+/** `createTrophies(node, parts)` → render(view, state). `parts`: { ctx, send, name, isMe }. */
+export function createTrophies(node, parts) {
+  const { ctx, send, name } = parts;
+  const isMe = parts.isMe || ((seat) => name(seat) === t("You"));
   let shownEnd = null;
+  const spidersWord = t("Spiders");
+
+  /** What the Spider did, in the trophy column of its row. */
+  function spiderWords(spider) {
+    if (spider.seat === null) return t("tied: no trophy lost");
+    if (spider.choosing) return t("{name} is choosing", { name: ctx.seatName(spider.seat) });
+    if (spider.returned) return t("carried off the {family} trophy", { family: familyName(spider.returned) });
+    return t("no trophy to take");
+  }
+
+  /** "Ann wins!", "You win! (a tie goes to the youngest)". */
+  function winnerWords(end) {
+    const tie = end.stars[0] === end.stars[1];
+    const who = { name: name(end.winner) };
+    if (isMe(end.winner)) return tie ? t("You win! (a tie goes to the youngest)") : t("You win!");
+    return tie ? t("{name} wins! (a tie goes to the youngest)", who) : t("{name} wins!", who);
+  }
   return function renderEnd(view, state) {
     const end = view.end;
     if (!end) {
@@ -29,29 +48,29 @@ export function createTrophies(node, t) {
     const stars = view.trophy_stars;
     fill(
       node,
-      h("h2", {}, "Sorting the collections"),
+      h("h2", {}, t("Sorting the collections")),
       h(
         "table",
         { class: "mooki-sorting" },
-        h("caption", { class: "sr-only" }, "Mookies per family (a Legendary counts for 2)"),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Family"), seats.map((seat) => h("th", { scope: "col" }, ctx.seatName(seat))), h("th", { scope: "col" }, "Trophy"))),
+        h("caption", { class: "sr-only" }, t("Mookies per family (a Legendary counts for 2)")),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Family")), seats.map((seat) => h("th", { scope: "col" }, ctx.seatName(seat))), h("th", { scope: "col" }, t("Trophy")))),
         h(
           "tbody",
           {},
-          end.trophies.map((t, i) => {
-            const taken = end.spider.returned === t.family;
-            const winner = t.awarded;
+          end.trophies.map((trophy, i) => {
+            const taken = end.spider.returned === trophy.family;
+            const winner = trophy.awarded;
             return withVars(h(
               "tr",
-              { class: `f-${t.family}` },
-              h("th", { scope: "row" }, h("span", { class: "mooki-badge", "aria-hidden": "true" }, SYMBOL[t.family]), ` ${NAMES[t.family]}`),
-              t.counts.map((n, seat) => h("td", { class: winner === seat ? "is-most" : null }, String(n))),
+              { class: `f-${trophy.family}` },
+              h("th", { scope: "row" }, h("span", { class: "mooki-badge", "aria-hidden": "true" }, SYMBOL[trophy.family]), ` ${familyName(trophy.family)}`),
+              trophy.counts.map((n, seat) => h("td", { class: winner === seat ? "is-most" : null }, String(n))),
               h(
                 "td",
                 { class: `mooki-trophy${taken ? " is-taken" : ""}` },
-                h("span", { class: "mooki-stars" }, "★".repeat(t.stars)),
+                h("span", { class: "mooki-stars" }, "★".repeat(trophy.stars)),
                 " ",
-                winner === null ? "nobody (tie)" : taken ? `${ctx.seatName(winner)}: taken by the Spider` : ctx.seatName(winner),
+                winner === null ? t("nobody (tie)") : taken ? t("{name}: taken by the Spider", { name: ctx.seatName(winner) }) : ctx.seatName(winner),
                 taken ? h("span", { class: "mooki-scurry", "aria-hidden": "true" }, "✷") : null,
               ),
             ), { step: i });
@@ -59,19 +78,19 @@ export function createTrophies(node, t) {
           withVars(h(
             "tr",
             { class: "f-spider" },
-            h("th", { scope: "row" }, h("span", { class: "mooki-badge", "aria-hidden": "true" }, "✷"), " Spiders"),
+            h("th", { scope: "row" }, h("span", { class: "mooki-badge", "aria-hidden": "true" }, "✷"), " ", spidersWord),
             end.sorted.map((side) => h("td", {}, String(side.spiders))),
-            h("td", {}, end.spider.seat === null ? "tied: no trophy lost" : end.spider.choosing ? `${ctx.seatName(end.spider.seat)} is choosing` : end.spider.returned ? `carried off the ${NAMES[end.spider.returned]} trophy` : "no trophy to take"),
+            h("td", {}, spiderWords(end.spider)),
           ), { step: end.trophies.length }),
         ),
       ),
       returns.length
         ? h(
             "div",
-            { class: "mooki-returns", role: "group", "aria-label": "Give up a trophy" },
-            h("p", {}, "The Spider takes one of your trophies. Which one?"),
+            { class: "mooki-returns", role: "group", "aria-label": t("Give up a trophy") },
+            h("p", {}, t("The Spider takes one of your trophies. Which one?")),
             returns.map((a) =>
-              h("button", { type: "button", class: "button", "data-action": "return", "data-key": `return-${a.family}`, onclick: () => send(a) }, `Give up the ${NAMES[a.family]} trophy (${stars[a.family]}★)`),
+              h("button", { type: "button", class: "button", "data-action": "return", "data-key": `return-${a.family}`, onclick: () => send(a) }, t("Give up the {family} trophy ({stars}★)", { family: familyName(a.family), stars: stars[a.family] })),
             ),
           )
         : null,
@@ -80,19 +99,19 @@ export function createTrophies(node, t) {
             "div",
             { class: "mooki-winner" },
             h("p", { class: "mooki-final" }, seats.map((seat) => `${ctx.seatName(seat)} ${end.stars[seat]}★`).join(" · ")),
-            h("p", { class: "mooki-winner-line" }, `${name(end.winner)} ${name(end.winner) === "You" ? "win" : "wins"}!${end.stars[0] === end.stars[1] ? " (a tie goes to the youngest)" : ""}`),
+            h("p", { class: "mooki-winner-line" }, winnerWords(end)),
           )
         : null,
       end.stars
         ? h(
             "section",
-            { class: "mooki-poster-wrap", "aria-label": "Poster" },
-            h("h2", {}, "The poster: every Mooki you befriended"),
+            { class: "mooki-poster-wrap", "aria-label": t("Poster") },
+            h("h2", {}, t("The poster: every Mooki you befriended")),
             poster(end, (seat) => ctx.seatName(seat)),
             h(
               "p",
               { class: "mooki-legend" },
-              seats.map((seat) => h("span", { class: `owner-${seat}` }, `${ctx.seatName(seat)}: ${seat === 0 ? "white" : "dark"} ring`)),
+              seats.map((seat) => h("span", { class: `owner-${seat}` }, seat === 0 ? t("{name}: white ring", { name: ctx.seatName(seat) }) : t("{name}: dark ring", { name: ctx.seatName(seat) }))),
             ),
             h(
               "div",

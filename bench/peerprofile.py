@@ -1,0 +1,105 @@
+"""One of the peers' Motable runs (`../shared/peers/`, copied somewhere writable) with the server's user
+and system CPU apart, and optionally a py-spy profile of its middle (docs/performance.md, "Where a
+paced move's samples go"). It measures the tree whose venv runs it, as the peers' `run` does.
+
+    .venv/bin/python -m bench.peerprofile /tmp/peers paced                    # user / system CPU a move
+    .venv/bin/python -m bench.peerprofile /tmp/peers paced --profile /tmp/p.raw --gil
+    .venv/bin/python -m bench.spyreport /tmp/p.raw
+
+Prints one JSON line: the load generator's figures (moves/s, latency, server CPU a move over the
+whole timed phase) and, over a 10 s window from 8 s in, the server's user and system CPU a move.
+With `--profile`, py-spy records that window instead (a profiled window's CPU reads higher).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+WINDOW_START_S = 8.0
+WINDOW_S = 10.0
+
+
+def peerbench(peers: Path) -> ModuleType:
+    """The peers' own peerbench.py, pointed at this tree."""
+    os.environ["MOTABLE"] = str(ROOT)
+    spec = importlib.util.spec_from_file_location("peerbench", peers / "peerbench.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no peerbench.py in {peers}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("peers", type=Path, help="a writable copy of ../shared/peers (npm ci done)")
+    parser.add_argument("load", choices=["paced", "saturated"])
+    parser.add_argument("--profile", type=Path, help="record py-spy (raw format) over the window")
+    parser.add_argument("--gil", action="store_true", help="py-spy: only the thread holding the GIL")
+    args = parser.parse_args()
+    pb = peerbench(args.peers.resolve())
+    pb.wait_quiet()
+    port = pb.PORTS["motable"]
+    pb.SCRATCH.mkdir(exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="profile-", dir=pb.SCRATCH))
+    cmd, env, cwd = pb.server_cmd("motable", port, work)
+    with (work / "server.log").open("ab") as log:
+        server = subprocess.Popen(
+            cmd, cwd=cwd, env={**os.environ, **env}, stdout=log, stderr=log, start_new_session=True
+        )
+    try:
+        pb.wait_port(port, server, "/healthz")
+        pids = pb.descendants(server.pid)
+        load = subprocess.Popen(
+            pb.loadgen_cmd("motable", port, pids, args.load), stdout=subprocess.PIPE, text=True
+        )
+        time.sleep(WINDOW_START_S)
+        user0, system0 = cpu_seconds(pids[-1])
+        started = time.monotonic()
+        if args.profile:
+            spy = [
+                sys.executable.replace("python", "py-spy"),
+                "record",
+                "-p",
+                str(pids[-1]),
+                "-d",
+                str(int(WINDOW_S)),
+            ]
+            spy += ["-r", "200", "--nonblocking", "-f", "raw", "-o", str(args.profile)]
+            spy += ["--gil"] if args.gil else ["--threads"]
+            subprocess.run(spy, capture_output=True, check=True)
+        else:
+            time.sleep(WINDOW_S)
+        user1, system1 = cpu_seconds(pids[-1])
+        window = time.monotonic() - started
+        out, _ = load.communicate(timeout=600)
+    finally:
+        pb.stop(server)
+    result = json.loads(out.strip().splitlines()[-1])
+    moves = float(result["per_s"]) * window
+    result["window_user_us_per_move"] = round((user1 - user0) / moves * 1e6)
+    result["window_system_us_per_move"] = round((system1 - system0) / moves * 1e6)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+// The browser's words in the reader's language, without the page: a catalogue (made from the same
+// gettext catalogues as the server's words, static/i18n/<lang>.js) turned into t() and tn().
+//
+// t("Your turn") gives the catalogue's translation, or the English as written when there is none;
+// t("{name} joined", { name }) fills each {name}. tn("{num} card", "{num} cards", n) picks the form
+// for n with the language's plural rule (Intl.PluralRules), {num} being n in the reader's digits.
+// tp("scores", "You") is t() for words a context tells apart.
+
+// gettext numbers a language's plural forms in the order CLDR lists its categories.
+const ORDER = ["zero", "one", "two", "few", "many", "other"];
+
+export function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+// The index of n's form among a catalogue's `plurals` forms, for `lang`.
+export function pluralIndex(lang, plurals, n) {
+  if (plurals <= 1) return 0;
+  const rules = new Intl.PluralRules(lang);
+  const category = rules.select(n);
+  if (plurals === 2) return category === "one" ? 0 : 1;
+  const categories = ORDER.filter((c) => rules.resolvedOptions().pluralCategories.includes(c));
+  return Math.min(Math.max(categories.indexOf(category), 0), plurals - 1);
+}
+
+export function translator(catalogue) {
+  const lang = catalogue?.lang || "en";
+  const messages = catalogue?.messages || {};
+  const plurals = catalogue?.plurals || 2;
+  const digits = new Intl.NumberFormat(lang);
+  function t(message, params) {
+    const found = messages[message];
+    return fill(typeof found === "string" ? found : message, params);
+  }
+  // The same English words said in two places a language words differently ("You" as the one
+  // who approved, "You" in a list of scores): `context` tells them apart, as gettext's msgctxt.
+  function tp(context, message, params) {
+    const found = messages[`${context}\u0004${message}`];
+    return fill(typeof found === "string" ? found : message, params);
+  }
+  function tn(singular, plural, n, params) {
+    const forms = messages[singular];
+    const text = Array.isArray(forms)
+      ? forms[pluralIndex(lang, plurals, n)]
+      : pluralIndex("en", 2, n) === 0 ? singular : plural;
+    return fill(text, { num: digits.format(n), ...params });
+  }
+  return { lang, t, tn, tp };
+}
