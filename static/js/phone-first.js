@@ -54,6 +54,21 @@ export function firstChoice(table) {
   return table.querySelector(CHOICES);
 }
 
+/** Where the page's top should come to (page space, before the header and margin are taken off),
+ * or null when nothing needs to move. `core`: the span of the moves and the hand; `wide`: that with
+ * the words asking for them; `leads`: the boxes of those words; `band`: the visible band. All of
+ * it when it fits (its end at the screen's end, so what leads up to it shows too); otherwise its
+ * start under the header, with the words that sit just above the moves (a prompt no further up
+ * than a third of the screen: "Pick the trick…" over a list of dozens) read first. */
+export function scrollTarget({ core, wide, leads = [], band: { top, bottom } }) {
+  const room = bottom - top;
+  const span = wide && wide.bottom - wide.top <= room ? wide : core;
+  if (span.top >= top && span.bottom <= bottom) return null;
+  if (span.bottom - span.top <= room) return Math.min(span.top, span.bottom - room);
+  const above = leads.filter((box) => box.bottom <= span.top + 1 && span.top - box.top <= room / 3);
+  return Math.min(span.top, ...above.map((box) => box.top));
+}
+
 /** Scroll `table` so its hand and enabled choices show (with the words that ask for them when
  *  all fits one screen); returns whether it scrolled. */
 export function bringChoicesIntoView(table) {
@@ -61,14 +76,11 @@ export function bringChoicesIntoView(table) {
   const core = spanOf(table.querySelectorAll(`${CHOICES}, ${HAND}`));
   if (!core) return false;
   const margin = 8;
-  const { top, bottom } = band(margin);
-  const room = bottom - top;
+  const context = [...table.querySelectorAll(CONTEXT)];
+  const leads = context.map((node) => spanOf([node])).filter(Boolean);
   const wide = spanOf(table.querySelectorAll(`${CHOICES}, ${HAND}, ${CONTEXT}`));
-  const span = wide && wide.bottom - wide.top <= room ? wide : core;
-  if (span.top >= top && span.bottom <= bottom) return false;
-  // All of it when it fits (its end at the screen's end, so what leads up to it shows too);
-  // otherwise its start under the header.
-  const wanted = span.bottom - span.top <= room ? Math.min(span.top, span.bottom - room) : span.top;
+  const wanted = scrollTarget({ core, wide, leads, band: band(margin) });
+  if (wanted === null) return false;
   const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
   window.scrollTo({ top: Math.max(0, wanted - headerHeight() - margin), behavior: reduce ? "auto" : "smooth" });
   return true;

@@ -217,6 +217,16 @@ def test_your_turn_is_one_screen(
         whole_on_screen(ann, wanted, f"one-screen-{game_id}-place-{width}")
 
 
+# The possessed player's Darkness chooser lists the whole tricks deck (dozens of buttons, taller than
+# any screen): what must come into view is its start, the prompt and the first trick on offer.
+DARKNESS_START = ["#table .mokuru-dark", "#table .mokuru-dark-group:first-of-type [data-action]:first-child"]
+
+
+def next_moves(page: Page) -> list[str]:
+    """What of Ann's next moves must be whole on the screen: every move, or the chooser's start."""
+    return DARKNESS_START if page.locator("#table .mokuru-darkness-chooser").count() else [CHOICES]
+
+
 def test_a_mokuru_turn_after_your_own_move_comes_into_view_on_a_phone(
     server: ServeProcess, new_player: Callable[..., Page]
 ) -> None:
@@ -239,7 +249,7 @@ def test_a_mokuru_turn_after_your_own_move_comes_into_view_on_a_phone(
             continue
         if version(ann) == before + 1 and moves.count():
             followed += 1  # this page moves again right after its own move
-            whole_on_screen(ann, [CHOICES], f"one-screen-mokuru-after-own-move-{followed}-375")
+            whole_on_screen(ann, next_moves(ann), f"one-screen-mokuru-after-own-move-{followed}-375")
         if followed >= 2:
             break
     assert followed, "Ann never moved twice in a row"

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 
-import { createPhoneFirst } from "../../static/js/phone-first.js";
+import { createPhoneFirst, scrollTarget } from "../../static/js/phone-first.js";
 
 let scrolls = 0;
 beforeEach(() => {
@@ -71,4 +71,20 @@ test("a step made while the summary is open scrolls nothing, and the same step a
   assert.equal(scrolls, 1);
   first.after(table, { key: "r:mojo", acting: true, seat: 0, step: 2 });
   assert.equal(scrolls, 1);
+});
+
+test("moves that fit one screen come in whole, their end at the screen's end; in view, nothing moves", () => {
+  const band = { top: 100, bottom: 900 };
+  const core = { top: 1200, bottom: 1500 };
+  assert.equal(scrollTarget({ core, wide: { top: 1000, bottom: 1500 }, band }), 700); // 1500 - 800
+  assert.equal(scrollTarget({ core: { top: 200, bottom: 400 }, wide: null, band }), null);
+});
+
+test("a list taller than the screen starts under the header with the prompt just above it", () => {
+  const band = { top: 100, bottom: 900 };
+  const core = { top: 1200, bottom: 4000 }; // the Darkness chooser: every trick of the deck
+  const prompt = { top: 1150, bottom: 1190 };
+  const status = { top: 300, bottom: 340 }; // the table's status line, far above
+  assert.equal(scrollTarget({ core, wide: { top: 300, bottom: 4000 }, leads: [status, prompt], band }), 1150);
+  assert.equal(scrollTarget({ core, wide: null, leads: [], band }), 1200);
 });

@@ -39,7 +39,7 @@ export function darknessChooser(parts, view, actions) {
   return h(
     "div",
     { class: "mokuru-darkness-chooser" },
-    h("p", { class: "mokuru-dark" }, actions.length ? t("Pick the trick every other player must perform on their next turn.") : t("The tricks deck, looked through to pick the trick every other player must perform:")),
+    h("p", { class: "mokuru-dark", "data-role": "prompt" }, actions.length ? t("Pick the trick every other player must perform on their next turn.") : t("The tricks deck, looked through to pick the trick every other player must perform:")),
     order
       .filter((c) => groups.has(c))
       .map((c) => h("section", { class: "mokuru-dark-group" }, h("h3", {}, heading(c)), h("div", { class: "mokuru-dark-moves" }, groups.get(c).map((item) => item.node())))),
