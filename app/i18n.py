@@ -158,16 +158,39 @@ def speaking(lang: str) -> Iterator[None]:
         _current.reset(token)
 
 
+# French drops the vowel of "de" and "que" before a word that starts with one ("le tour d'Ann",
+# "qu'Ann"); not before h or y, which a name's letters cannot tell (static/js/i18n-core.js: elide).
+_ELIDED = re.compile(r"(^|[^\w])([dD]e|[qQ]ue) %\((\w+)\)s")
+_VOWEL = re.compile(r"[aeiouàâäæéèêëîïôöœùûü]", re.IGNORECASE)
+
+
+def elide(lang: str, text: str, params: Mapping[str, object]) -> str:
+    if lang != "fr" or not params:
+        return text
+
+    def one(found: re.Match[str]) -> str:
+        before, word, key = found.groups()
+        value = params.get(key)
+        if value is not None and _VOWEL.match(str(value)):
+            return f"{before}{word[:-1]}\u2019%({key})s"
+        return found.group(0)
+
+    return _ELIDED.sub(one, text)
+
+
 def gettext(message: str, **params: object) -> str:
     """`message` in the reader's language; `%(name)s` filled from `params`."""
-    text = translations(current()).gettext(message)
-    return text % params if params else text
+    lang = current()
+    text = translations(lang).gettext(message)
+    return elide(lang, text, params) % params if params else text
 
 
 def ngettext(singular: str, plural: str, n: int, **params: object) -> str:
     """The form for `n` in the reader's language; `%(num)s` is `n`."""
-    text = translations(current()).ngettext(singular, plural, n)
-    return text % {"num": n, **params}
+    lang = current()
+    text = translations(lang).ngettext(singular, plural, n)
+    filled = {"num": n, **params}
+    return elide(lang, text, filled) % filled
 
 
 _ = gettext

@@ -9,9 +9,22 @@
 // gettext numbers a language's plural forms in the order CLDR lists its categories.
 const ORDER = ["zero", "one", "two", "few", "many", "other"];
 
-export function fill(text, params) {
+// French drops the vowel of "de" and "que" before a word that starts with one: "le tour d’Ann",
+// "plus d’orques", "qu’Ann". Not before h or y: whether a name's h is silent, or its y a vowel, its
+// letters cannot tell ("de Hugo" and "de Yann" stay as they are).
+const ELIDED = /(^|[^\p{L}])([dD]e|[qQ]ue) \{(\w+)\}/gu;
+const VOWEL = /^[aeiouàâäæéèêëîïôöœùûü]/iu;
+
+export function elide(lang, text, params) {
+  if (lang !== "fr" || !params) return text;
+  return text.replace(ELIDED, (whole, before, word, key) =>
+    key in params && VOWEL.test(String(params[key])) ? `${before}${word.slice(0, -1)}’{${key}}` : whole,
+  );
+}
+
+export function fill(text, params, lang = "en") {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+  return elide(lang, text, params).replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
 }
 
 // The index of n's form among a catalogue's `plurals` forms, for `lang`.
@@ -31,20 +44,20 @@ export function translator(catalogue) {
   const digits = new Intl.NumberFormat(lang);
   function t(message, params) {
     const found = messages[message];
-    return fill(typeof found === "string" ? found : message, params);
+    return fill(typeof found === "string" ? found : message, params, lang);
   }
   // The same English words said in two places a language words differently ("You" as the one
   // who approved, "You" in a list of scores): `context` tells them apart, as gettext's msgctxt.
   function tp(context, message, params) {
     const found = messages[`${context}\u0004${message}`];
-    return fill(typeof found === "string" ? found : message, params);
+    return fill(typeof found === "string" ? found : message, params, lang);
   }
   function tn(singular, plural, n, params) {
     const forms = messages[singular];
     const text = Array.isArray(forms)
       ? forms[pluralIndex(lang, plurals, n)]
       : pluralIndex("en", 2, n) === 0 ? singular : plural;
-    return fill(text, { num: digits.format(n), ...params });
+    return fill(text, { num: digits.format(n), ...params }, lang);
   }
   return { lang, t, tn, tp };
 }

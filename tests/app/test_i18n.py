@@ -205,3 +205,17 @@ def test_pages_vary_on_the_readers_language_and_static_files_do_not(site: TestCl
     static = site.get(script.group(1), headers={"Accept-Language": "de"})
     assert static.status_code == 200
     assert "accept-language" not in static.headers.get("vary", "").lower()
+
+
+def test_french_drops_the_vowel_of_de_before_a_name_that_starts_with_one() -> None:
+    said = "%(name)s's seat moved to another device (signed in with a passkey)"
+    apostrophe = "\u2019"
+    with i18n.speaking("fr"):
+        assert i18n.gettext(said, name="Ann").startswith(f"La place d{apostrophe}Ann est passée")
+        assert i18n.gettext(said, name="Bo").startswith("La place de Bo est passée")
+        assert i18n.gettext(said, name="Hugo").startswith("La place de Hugo est passée")
+    with i18n.speaking("de"):
+        assert "Ann" in i18n.gettext(said, name="Ann")
+    assert i18n.elide("fr", "garde %(name)s", {"name": "Ann"}) == "garde %(name)s"
+    only = i18n.elide("fr", "Il ne reste que %(name)s", {"name": "Ève"})
+    assert only == f"Il ne reste qu{apostrophe}%(name)s"

@@ -155,12 +155,12 @@ def test_the_seat_menu_speaks_each_readers_language(
     ann, bo = started_in_two_languages(server, new_player)
     words = {
         ann: (
-            "Vous jouez en tant que Ann.",
+            "Vous jouez en tant qu’Ann.",
             "Alertes loin de la table",
             "Heures calmes : ne rien envoyer",
             "Les clés d’accès ne fonctionnent pas à cette adresse",
             "Partir pour de bon : un robot prend votre place",
-            "Ce navigateur ne garde plus la place de Ann.",
+            "Ce navigateur ne garde plus la place d’Ann.",
         ),
         bo: (
             "Du spielst als Bo.",

@@ -57,3 +57,28 @@ test("the same English in two contexts reads each context's way", () => {
   assert.equal(t("You"), "You");
   assert.equal(translator(null).tp("final scores", "You"), "You");
 });
+
+test("French drops the vowel of de and que before a name or word that starts with one", () => {
+  const fr = translator({
+    lang: "fr",
+    plurals: 2,
+    messages: {
+      "{name}'s turn": "C’est au tour de {name}.",
+      "More {families}": "Plus de {families}",
+      "Only {name} can": "Il n’y a que {name} qui peut",
+    },
+  });
+  assert.equal(fr.t("{name}'s turn", { name: "Ann" }), "C’est au tour d’Ann.");
+  assert.equal(fr.t("{name}'s turn", { name: "Élodie" }), "C’est au tour d’Élodie.");
+  assert.equal(fr.t("{name}'s turn", { name: "Bo" }), "C’est au tour de Bo.");
+  // Whether an h is silent or a y a vowel, the letters cannot tell: left as written.
+  assert.equal(fr.t("{name}'s turn", { name: "Hugo" }), "C’est au tour de Hugo.");
+  assert.equal(fr.t("{name}'s turn", { name: "Yann" }), "C’est au tour de Yann.");
+  assert.equal(fr.t("More {families}", { families: "orques" }), "Plus d’orques");
+  assert.equal(fr.t("Only {name} can", { name: "Ann" }), "Il n’y a qu’Ann qui peut");
+  // Only the words de and que: "garde {name}" is another word.
+  assert.equal(fill("Il garde {name}", { name: "Ann" }, "fr"), "Il garde Ann");
+  // Other languages keep their words as written.
+  const it = translator({ lang: "it", plurals: 2, messages: { "{name}'s turn": "Tocca de {name}" } });
+  assert.equal(it.t("{name}'s turn", { name: "Ann" }), "Tocca de Ann");
+});

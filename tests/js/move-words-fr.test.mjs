@@ -89,7 +89,7 @@ const summary = {
 test("\"Your games\" in French: whose turn, the players, the clock, the last move", () => {
   const lines = gameLines(summary, { title: () => "Mojo", words: () => WORDS, now: NOW });
   assert.equal(lines.players, "avec Bo et Cy");
-  assert.equal(lines.you, "en tant que Ann");
+  assert.equal(lines.you, "en tant qu’Ann");
   assert.equal(lines.clock, "12 min pour jouer");
   assert.deepEqual(lines.last, { text: "Cy a joué une carte.", ago: "il y a 5 min" });
   assert.equal(lines.totals, "Vous 3 · Bo 10 · Cy 0");
