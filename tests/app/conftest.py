@@ -14,6 +14,7 @@ import psycopg
 import pytest
 import redis
 
+from app import i18n
 from app.config import Settings, sqlalchemy_url
 from app.db import upgrade
 from app.main import create_app
@@ -105,6 +106,17 @@ def tiny() -> Iterator[str]:
 # HTTP faster than an address may send (a seat's token no longer gives it an allowance of its own).
 # The limits themselves are tested in test_ratelimit.py and test_limits.py.
 NO_LIMITS: dict[str, Any] = {"rooms_per_hour": 0, "bots_per_hour": 0, "rate_per_second": 0}
+
+
+@pytest.fixture
+def multilingual(sqlite_url: str, tiny: str) -> Iterator[TestClient]:
+    """A site offering every language it holds a catalogue of; the process's offer is reset after."""
+    url = sqlalchemy_url(sqlite_url)
+    upgrade(url)
+    settings = Settings(database_url=url, bot_delay=0, languages="all", rate_per_second=0)
+    with TestClient(create_app(settings)) as client:
+        yield client
+    i18n.configure(i18n.Languages())
 
 
 @pytest.fixture

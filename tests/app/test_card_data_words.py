@@ -5,16 +5,12 @@ them in the reader's language."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from babel.messages.pofile import read_po
 from starlette.testclient import TestClient
 
 from app import i18n, messages
-from app.config import Settings, sqlalchemy_url
-from app.db import upgrade
-from app.main import create_app
 
 LANGUAGES = ["de", "es", "fr", "it", "nl"]
 MOKURU = json.loads((i18n.ROOT / messages.MOKURU_DATA).read_text(encoding="utf-8"))
@@ -66,13 +62,8 @@ def test_every_data_word_is_translated_and_in_the_browsers_catalogue(lang: str) 
 
 
 @pytest.fixture
-def site(sqlite_url: str, tiny: str) -> Iterator[TestClient]:
-    url = sqlalchemy_url(sqlite_url)
-    upgrade(url)
-    settings = Settings(database_url=url, bot_delay=0, languages="all", rate_per_second=0)
-    with TestClient(create_app(settings)) as client:
-        yield client
-    i18n.configure(i18n.Languages())
+def site(multilingual: TestClient) -> TestClient:
+    return multilingual
 
 
 def test_the_rules_pages_tables_speak_the_readers_language(site: TestClient) -> None:

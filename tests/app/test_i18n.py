@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
@@ -20,13 +19,8 @@ LANGUAGES = ["de", "es", "fr", "it", "nl"]
 
 
 @pytest.fixture
-def site(sqlite_url: str, tiny: str) -> Iterator[TestClient]:
-    url = sqlalchemy_url(sqlite_url)
-    upgrade(url)
-    settings = Settings(database_url=url, bot_delay=0, languages="all", rate_per_second=0)
-    with TestClient(create_app(settings)) as client:
-        yield client
-    i18n.configure(i18n.Languages())
+def site(multilingual: TestClient) -> TestClient:
+    return multilingual
 
 
 def _lang(html: str) -> str:

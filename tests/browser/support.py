@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonpatch
-from playwright.sync_api import Locator, Page, WebSocket
+from playwright.sync_api import Locator, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +64,22 @@ def join_room(page: Page, url: str, name: str) -> None:
     page.fill("#join-name", name)
     page.click("#join-button")
     page.wait_for_selector("#waiting-panel:not([hidden])")
+
+
+def ann_and_bo_playing(
+    base_url: str, new_player: Callable[..., Page], locales: tuple[str | None, str | None] = (None, None)
+) -> tuple[Page, Page]:
+    """Ann creates a Mojo room, Bo joins it from another browser, Ann starts: both tables shown.
+    `locales`: each browser's language (None: the browser's default)."""
+    ann = new_player(locale=locales[0])
+    url = create_room(ann, base_url, "Ann")
+    bo = new_player(locale=locales[1])
+    join_room(bo, url, "Bo")
+    expect(ann.locator("#seat-list .seat-item:not(.is-empty)")).to_have_count(2)
+    ann.click("#start-button")
+    for page in (ann, bo):
+        expect(page.locator("#game-panel")).to_be_visible()
+    return ann, bo
 
 
 def add_bot_and_start(host: Page, seats_before_bot: int) -> None:

@@ -16,7 +16,7 @@ from tests.servers import ServeProcess
 
 from .axe import serious_violations
 from .support import add_bot_and_start, create_room, in_view_wherever_scrolled, join_room, motion_done
-from .test_since_you_left import play_until
+from .test_since_you_left import play_until, start_with_bo_and_cy
 
 pytestmark = pytest.mark.browser
 
@@ -240,11 +240,7 @@ def test_since_you_left_and_the_passkey_box_speak_the_readers_language(
     url = create_room(ann, server.base_url, "Ann")
     room_id = url.split("/r/")[1].split("#")[0]
     with httpx.Client(base_url=server.base_url) as http:
-        tokens = [ann.evaluate("id => JSON.parse(localStorage['motable.seats'])[id].token", room_id)]
-        for name in ("Bo", "Cy"):
-            tokens.append(http.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"])
-        ann.click("#start-button")
-        expect(ann.locator("#game-panel")).to_be_visible()
+        tokens = start_with_bo_and_cy(ann, http, room_id)
         play_until(http, room_id, tokens, seat=1)
         version = http.get(f"/api/rooms/{room_id}").json()["version"]
         ann.wait_for_function("v => Number(document.body.dataset.version) === v", arg=version)

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.servers import ServeProcess, free_port
 
-from .support import SCREENSHOTS, create_room, in_view_wherever_scrolled, join_room
+from .support import SCREENSHOTS, ann_and_bo_playing, in_view_wherever_scrolled
 
 pytestmark = pytest.mark.browser
 
@@ -72,15 +72,7 @@ def shoot(page: Page, name: str) -> None:
 
 
 def started(server: ServeProcess, new_player: Callable[..., Page]) -> tuple[Page, Page]:
-    ann = new_player()
-    url = create_room(ann, server.base_url, "Ann")
-    bo = new_player()
-    join_room(bo, url, "Bo")
-    expect(ann.locator("#seat-list .seat-item:not(.is-empty)")).to_have_count(2)
-    ann.click("#start-button")
-    for page in (ann, bo):
-        expect(page.locator("#game-panel")).to_be_visible()
-    return ann, bo
+    return ann_and_bo_playing(server.base_url, new_player)
 
 
 def test_a_pause_asked_in_one_browser_is_agreed_in_the_other(

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.servers import ServeProcess, free_port
 
-from .support import create_room, join_room, shoot
+from .support import ann_and_bo_playing, shoot
 
 NBSP = "\u00a0"
 
@@ -67,15 +67,7 @@ def speaking_server(
 
 
 def _table(server: ServeProcess, new_player: Callable[..., Page]) -> tuple[Page, Page]:
-    ann = new_player(locale="fr-FR")
-    url = create_room(ann, server.base_url, "Ann")
-    bo = new_player(locale="de-DE")
-    join_room(bo, url, "Bo")
-    expect(ann.locator("#seat-list .seat-item:not(.is-empty)")).to_have_count(2)
-    ann.click("#start-button")
-    for page in (ann, bo):
-        expect(page.locator("#game-panel")).to_be_visible()
-    return ann, bo
+    return ann_and_bo_playing(server.base_url, new_player, ("fr-FR", "de-DE"))
 
 
 def test_two_friends_read_one_table_line_in_two_languages(

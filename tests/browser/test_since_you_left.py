@@ -66,6 +66,17 @@ def shoot_sizes(page: Page, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), animations="disabled")
 
 
+def start_with_bo_and_cy(page: Page, http: httpx.Client, room_id: str) -> list[str]:
+    """Bo and Cy join the host's waiting room over HTTP and the host starts on her page: the three
+    seats' tokens, the host's (read from her page's storage) first."""
+    tokens = [page.evaluate("id => JSON.parse(localStorage['motable.seats'])[id].token", room_id)]
+    for name in ("Bo", "Cy"):
+        tokens.append(http.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"])
+    page.click("#start-button")
+    expect(page.locator("#game-panel")).to_be_visible()
+    return tokens
+
+
 def play_until(http: httpx.Client, room_id: str, tokens: list[str], seat: int) -> int:
     """The seats to act play their first legal move until `seat` is to act; returns the moves made."""
     for made in range(30):
@@ -91,11 +102,7 @@ def test_since_you_left_lists_the_moves_and_dismisses(
     url = create_room(ann, server.base_url, "Ann")
     room_id = url.split("/r/")[1].split("#")[0]
     with httpx.Client(base_url=server.base_url) as http:
-        tokens = [ann.evaluate("id => JSON.parse(localStorage['motable.seats'])[id].token", room_id)]
-        for name in ("Bo", "Cy"):
-            tokens.append(http.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"])
-        ann.click("#start-button")
-        expect(ann.locator("#game-panel")).to_be_visible()
+        tokens = start_with_bo_and_cy(ann, http, room_id)
         # Ann plays her first turn at the table (sent over HTTP, shown on her page), then leaves.
         play_until(http, room_id, tokens, seat=1)
         version = http.get(f"/api/rooms/{room_id}").json()["version"]
@@ -201,11 +208,7 @@ def test_since_you_left_shows_the_moves_on_the_mojo_table(
     url = create_room(ann, server.base_url, "Ann")
     room_id = url.split("/r/")[1].split("#")[0]
     with httpx.Client(base_url=server.base_url) as http:
-        tokens = [ann.evaluate("id => JSON.parse(localStorage['motable.seats'])[id].token", room_id)]
-        for name in ("Bo", "Cy"):
-            tokens.append(http.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"])
-        ann.click("#start-button")
-        expect(ann.locator("#game-panel")).to_be_visible()
+        tokens = start_with_bo_and_cy(ann, http, room_id)
         play_until(http, room_id, tokens, seat=1)
         version = http.get(f"/api/rooms/{room_id}").json()["version"]
         ann.wait_for_function("v => Number(document.body.dataset.version) === v", arg=version)
@@ -274,11 +277,7 @@ def test_since_you_left_shows_the_moves_on_the_moby_trick_table(
     url = ann.url
     room_id = url.split("/r/")[1].split("#")[0]
     with httpx.Client(base_url=server.base_url) as http:
-        tokens = [ann.evaluate("id => JSON.parse(localStorage['motable.seats'])[id].token", room_id)]
-        for name in ("Bo", "Cy"):
-            tokens.append(http.post(f"/api/rooms/{room_id}/join", json={"name": name}).json()["token"])
-        ann.click("#start-button")
-        expect(ann.locator("#game-panel")).to_be_visible()
+        tokens = start_with_bo_and_cy(ann, http, room_id)
         version = http.get(f"/api/rooms/{room_id}").json()["version"]
         ann.wait_for_function("v => Number(document.body.dataset.version) === v", arg=version)
         ann.goto(server.base_url + "/")
