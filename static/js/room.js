@@ -35,10 +35,12 @@ const roomId = root.dataset.roomId;
 const titles = JSON.parse(root.dataset.titles || "{}");
 const rs = createRoomState();
 
-// Exposed for tests and debugging: which state version this page shows.
-rs.subscribe((now, changed) => {
-  if (changed.includes("state")) document.body.dataset.version = String(now.state.version);
-});
+// Exposed for tests and debugging: which state version this page shows, set once it is drawn (by
+// `render` below), not when it arrives: a game's table may still be loading its module and
+// stylesheet, and what is read or measured then is a page no player sees.
+function shown(state) {
+  if (state) document.body.dataset.version = String(state.version);
+}
 
 const seatName = (seat) => seatNameIn(rs.get().room, seat);
 const gameTitle = () => titles[rs.get().room?.game] || rs.get().room?.game || "Game";
@@ -198,7 +200,12 @@ async function act(action) {
  * such as a panel closed or the device covered, asks through `commands.render`). */
 const DRAWN_FROM = ["room", "state", "seat", "connection"];
 
-function render() {
+async function render() {
+  await draw();
+  shown(rs.get().state);
+}
+
+async function draw() {
   const { room, state, seat } = rs.get();
   if (!room) return;
   const playing = room.status !== "waiting" || (state && state.status !== "waiting");
@@ -226,7 +233,7 @@ function render() {
     document.title = t("{game} · waiting · Motable", { game: gameTitle() });
     return;
   }
-  table.renderGame();
+  await table.renderGame();
   hand.update();
 }
 

@@ -413,6 +413,7 @@ draws(["state", "room"], async (now) => {
   const { state, room } = store.get();
   if (!state) return;
   page.table.renderer.update(state, room);
+  document.body.dataset.version = String(state.version);
   page.summary?.update(state, room);
   fitSoon();
   // Nobody taps the screen: the final list gives way to the result after a while.
@@ -441,8 +442,10 @@ draws(["room", "state", "games"], (now) => {
 // ---------------------------------------------------------------------------
 // The room's life: the socket, a rematch, the display kept awake
 
+// Exposed for tests and debugging: which state version the screen shows. In play it is set once the
+// game's table has drawn it (above: the table may still be loading), before that when it arrives.
 store.subscribe(({ room, state }, changed) => {
-  if (changed.includes("state")) document.body.dataset.version = String(state.version);
+  if (changed.includes("state") && !(room && inPlay({ room, state }))) document.body.dataset.version = String(state.version);
   if (!changed.includes("room")) return;
   table.roomChanged(room);
   // Everyone moved on to the rematch: the table goes with them.
