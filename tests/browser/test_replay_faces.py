@@ -245,7 +245,6 @@ def test_every_step_of_a_replay_shows_every_face_it_may(
         assert walked == moves
         assert phases <= seen, f"the match never reached {phases - seen}"
         shoot(page, f"replay-faces-{game}-{viewpoint}-end")
-    print(game, moves, "moves; phases", sorted(seen))
 
 
 @pytest.fixture
