@@ -38,7 +38,8 @@ class SystemClock:
 
     async def wait(self, event: asyncio.Event, seconds: float) -> bool:
         try:
-            await asyncio.wait_for(event.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await event.wait()
         except TimeoutError:
             return False
         return True

@@ -44,6 +44,7 @@ from app.routes import (
 )
 from app.runtime import Runtime
 from app.serving import ConnectionLimits
+from app.tasks import cancel_and_wait
 from engines.core import registry
 
 # A socket's close code for "try again later" (RFC 6455): clients reconnect after it.
@@ -324,9 +325,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
         try:
             yield
         finally:
-            pruner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pruner
+            await cancel_and_wait(pruner)
             await runtime.stop()
             await buckets.close()
             readiness_redis = getattr(app.state, "readiness_redis", None)

@@ -4,7 +4,6 @@ socket hub, broker, presence and bots."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from starlette.concurrency import run_in_threadpool
@@ -34,6 +33,7 @@ from app.services.moves import Moves
 from app.services.people import Times
 from app.services.seats import Seats
 from app.services.takebacks import Deadline
+from app.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -124,14 +124,8 @@ class Runtime:
                 log.exception("refreshing presence failed")
 
     async def stop(self) -> None:
-        if self._watch is not None:
-            self._watch.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watch
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._heartbeat
+        await cancel_and_wait(self._watch)
+        await cancel_and_wait(self._heartbeat)
         await self.master.stop()
         await self.hub.stop()
         await self.mail.close()

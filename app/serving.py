@@ -20,7 +20,6 @@ Each limit, and what enforces it:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import gc
 import ipaddress
@@ -44,6 +43,7 @@ from app.config import Settings
 from app.errors import error_body
 from app.i18n import N_
 from app.ratelimit import address_key, client_address
+from app.tasks import cancel_and_wait
 
 log = logging.getLogger("uvicorn.error")
 
@@ -232,7 +232,8 @@ class ConnectionLimits:
 
         task = asyncio.ensure_future(self.app(scope, tracked_receive, tracked_send))
         try:
-            await asyncio.wait_for(asyncio.shield(task), self.body_timeout)
+            async with asyncio.timeout(self.body_timeout):
+                await asyncio.shield(task)
             return
         except TimeoutError:
             if body_in or answered:
@@ -240,9 +241,7 @@ class ConnectionLimits:
                 return
         finally:
             if not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                await cancel_and_wait(task)
         await _refuse(
             scope, receive, send, 408, "timeout", N_("the request's body came too slowly"), close=True
         )

@@ -304,7 +304,8 @@ async def wait_until(changed: asyncio.Event, ready: Any, what: str, timeout: flo
         if left <= 0:
             raise TimeoutError(f"{what} waited {timeout}s")
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(changed.wait(), left)
+            async with asyncio.timeout(left):
+                await changed.wait()
 
 
 @dataclass

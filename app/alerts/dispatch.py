@@ -45,6 +45,7 @@ from app.models import ActionRow, Room, Seat
 from app.realtime.presence import Presence
 from app.services import matches, outbox, people
 from app.services.cache import StateCache
+from app.tasks import cancel_and_wait
 from engines.core import get_engine
 
 log = logging.getLogger(__name__)
@@ -245,10 +246,7 @@ class Dispatch:
         self._loop = asyncio.create_task(self.run())
 
     async def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+        await cancel_and_wait(self._loop)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -276,7 +274,8 @@ class Dispatch:
     async def _step(self) -> None:
         events: list[tuple[str, dict[str, Any]]] = []
         with contextlib.suppress(TimeoutError):
-            events.append(await asyncio.wait_for(self._queue.get(), timeout=self.tick))
+            async with asyncio.timeout(self.tick):
+                events.append(await self._queue.get())
         while not self._queue.empty():
             events.append(self._queue.get_nowait())
         # The room is read once for all its moves in this batch; the other events keep their order.

@@ -229,9 +229,8 @@ Resolver = Callable[[str], Awaitable[list[str]]]
 async def resolve(host: str) -> list[str]:
     """The host's addresses, in the order the system prefers them."""
     loop = asyncio.get_running_loop()
-    infos = await asyncio.wait_for(
-        loop.getaddrinfo(host, None, type=socket.SOCK_STREAM), timeout=RESOLVE_TIMEOUT
-    )
+    async with asyncio.timeout(RESOLVE_TIMEOUT):
+        infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 

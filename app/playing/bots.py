@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
@@ -19,6 +18,7 @@ from app.services.botturns import BotTurns
 from app.services.cache import Lru
 from app.services.matches import Applied
 from app.services.moves import Move
+from app.tasks import cancel_and_wait
 from engines.core import get_bots
 from engines.core.bots import goes_on
 
@@ -204,9 +204,4 @@ class BotRunner:
             self._changed.pop(room_id, None)
 
     async def stop(self) -> None:
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(*self._tasks.values())

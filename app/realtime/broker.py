@@ -12,6 +12,8 @@ from typing import Any, Protocol
 import orjson
 import redis.asyncio as aioredis
 
+from app.tasks import cancel_and_wait
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -157,12 +159,9 @@ class RedisBroker:
     async def stop(self) -> None:
         # What was published before stopping still reaches the other processes, unless Redis is away.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._outbox.join(), PUBLISH_TIMEOUT)
-        for task in (self._sender, self._listener):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            async with asyncio.timeout(PUBLISH_TIMEOUT):
+                await self._outbox.join()
+        await cancel_and_wait(self._sender, self._listener)
         await self._pubsub.aclose()
         await self._redis.aclose()
         await self._publisher.aclose()

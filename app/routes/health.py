@@ -41,7 +41,8 @@ async def _redis_ok(request: Request, url: str) -> None:
 
 async def _check(name: str, probe: object) -> tuple[str, str]:
     try:
-        await asyncio.wait_for(probe, CHECK_TIMEOUT)  # type: ignore[arg-type]
+        async with asyncio.timeout(CHECK_TIMEOUT):
+            await probe  # type: ignore[misc]
     except Exception as error:  # any failure, a timeout included, means "not ready"
         return name, f"unavailable: {type(error).__name__}"
     return name, "ok"

@@ -20,6 +20,7 @@ from app.schemas import SOCKET_MESSAGE, SocketAction, SocketAuth
 from app.services.auth import hash_token
 from app.services.matches import Applied
 from app.serving import FRAME_SEND, FRAME_WRITE
+from app.tasks import cancel_and_wait
 
 router = APIRouter()
 
@@ -68,10 +69,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await socket.receive()
     finally:
         runtime.hub.detach(room_id, socket.conn)
-        if sender is not None:
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sender
+        await cancel_and_wait(sender)
         if socket.counted is not None:
             await runtime.master.disconnect(room_id, socket.counted)
         if socket.screen:

@@ -12,9 +12,11 @@ import redis
 from starlette.testclient import TestClient
 
 import app.runtime
+from app.clock import SYSTEM_CLOCK
 from app.config import Settings
 from app.db import upgrade
 from app.runtime import Runtime
+from app.tasks import cancel_and_wait
 from tests.rooms import new_room, seated_match
 
 from .conftest import auth
@@ -92,3 +94,61 @@ def test_a_socket_that_fails_to_register_leaves_nothing_behind(
         ws.receive_json()
     assert runtime.hub._rooms == {}
     assert runtime.presence.local(room.room_id) == set()
+
+
+@pytest.mark.asyncio
+async def test_a_wait_cancelled_in_the_tick_its_event_is_set_is_cancelled() -> None:
+    # The bots' waits (app/clock.py): on Python 3.11 asyncio.wait_for returned the event's result
+    # here instead (CPython gh-86296), and a bot task told to stop played on.
+    event = asyncio.Event()
+    waiting = asyncio.create_task(SYSTEM_CLOCK.wait(event, 10))
+    await asyncio.sleep(0)
+    event.set()
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+
+
+@pytest.mark.asyncio
+async def test_the_server_stops_when_an_event_comes_in_the_tick_it_stops(sqlite_url: str) -> None:
+    # The alerts dispatcher waits for events with a timeout; an event heard in the very tick its
+    # loop is cancelled once left the cancellation lost and the stop waiting for ever (a CI run hung
+    # so at a test client's shutdown).
+    upgrade(sqlite_url)
+    runtime = Runtime(Settings(database_url=sqlite_url))
+    await runtime.start()
+    try:
+        for _ in range(500):
+            if runtime.alerts.steps >= 1:  # it has looked once: it now waits for the next event
+                break
+            await asyncio.sleep(0.01)
+        assert runtime.alerts.steps >= 1
+        # Heard, then stopped, with no await between: the loop's wait ends with the event and is
+        # cancelled in one tick.
+        runtime.alerts.heard("R", {"kind": "gone"})
+        stopping = asyncio.create_task(runtime.alerts.stop())
+        done, _ = await asyncio.wait({stopping}, timeout=10)
+        assert stopping in done, "the alerts dispatcher never stopped"
+    finally:
+        await runtime.stop()
+
+
+@pytest.mark.asyncio
+async def test_stopping_a_task_keeps_a_cancellation_of_the_one_stopping_it() -> None:
+    # `cancel(); with suppress(CancelledError): await task` took the stopper's own cancellation for
+    # the task's and carried on: a shutdown cancelled while it waited went on as if not asked.
+    async def slow_to_end() -> None:
+        try:
+            await asyncio.sleep(10)
+        finally:
+            await asyncio.sleep(0.05)
+
+    task = asyncio.create_task(slow_to_end())
+    await asyncio.sleep(0)
+    stopper = asyncio.create_task(cancel_and_wait(task))
+    await asyncio.sleep(0)
+    stopper.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await stopper
+    await asyncio.wait({task})
+    assert task.cancelled()
