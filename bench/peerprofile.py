@@ -5,6 +5,8 @@ paced move's samples go"). It measures the tree whose venv runs it, as the peers
     .venv/bin/python -m bench.peerprofile /tmp/peers paced                    # user / system CPU a move
     .venv/bin/python -m bench.peerprofile /tmp/peers paced --profile /tmp/p.raw --gil
     .venv/bin/python -m bench.spyreport /tmp/p.raw
+    .venv/bin/python -m bench.peerprofile /tmp/peers paced --perf /tmp/perf.data     # kernel too
+    .venv/bin/python -m bench.peerprofile /tmp/peers paced --syscalls                # calls a move
 
 Prints one JSON line: the load generator's figures (moves/s, latency, server CPU a move over the
 whole timed phase) and, over a 10 s window from 8 s in, the server's user and system CPU a move.
@@ -55,6 +57,18 @@ def main() -> None:
     parser.add_argument("load", choices=["paced", "saturated"])
     parser.add_argument("--profile", type=Path, help="record py-spy (raw format) over the window")
     parser.add_argument("--gil", action="store_true", help="py-spy: only the thread holding the GIL")
+    parser.add_argument(
+        "--perf",
+        type=Path,
+        help="record `perf record -e cpu-clock -g` over the window instead (kernel, libraries and the "
+        "interpreter apart; read with `perf report -i FILE --sort dso`)",
+    )
+    parser.add_argument(
+        "--syscalls",
+        action="store_true",
+        help="count the server's system calls over the window with `strace -c -f` instead, a move's "
+        "share of each (strace slows every call: the CPU figures of such a run mean nothing)",
+    )
     args = parser.parse_args()
     pb = peerbench(args.peers.resolve())
     pb.wait_quiet()
@@ -74,6 +88,7 @@ def main() -> None:
         )
         time.sleep(WINDOW_START_S)
         user0, system0 = cpu_seconds(pids[-1])
+        calls = ""
         started = time.monotonic()
         if args.profile:
             spy = [
@@ -87,6 +102,18 @@ def main() -> None:
             spy += ["-r", "200", "--nonblocking", "-f", "raw", "-o", str(args.profile)]
             spy += ["--gil"] if args.gil else ["--threads"]
             subprocess.run(spy, capture_output=True, check=True)
+        elif args.perf:
+            perf = ["perf", "record", "-e", "cpu-clock", "-F", "999", "-g", "-p", str(pids[-1])]
+            perf += ["-o", str(args.perf), "--", "sleep", str(WINDOW_S)]
+            subprocess.run(perf, capture_output=True, check=True)
+        elif args.syscalls:
+            # strace -c prints its table on stderr when it is interrupted (it detaches cleanly).
+            trace = subprocess.Popen(
+                ["strace", "-c", "-f", "-p", str(pids[-1])], stderr=subprocess.PIPE, text=True
+            )
+            time.sleep(WINDOW_S)
+            trace.send_signal(2)
+            _, calls = trace.communicate(timeout=60)
         else:
             time.sleep(WINDOW_S)
         user1, system1 = cpu_seconds(pids[-1])
@@ -98,7 +125,20 @@ def main() -> None:
     moves = float(result["per_s"]) * window
     result["window_user_us_per_move"] = round((user1 - user0) / moves * 1e6)
     result["window_system_us_per_move"] = round((system1 - system0) / moves * 1e6)
+    if args.syscalls:
+        result["syscalls_per_move"] = per_move(calls, moves)
     print(json.dumps(result))
+
+
+def per_move(table: str, moves: float) -> dict[str, float]:
+    """strace -c's table as each call's count a move, most frequent first (with the total)."""
+    counts: dict[str, float] = {}
+    for line in table.splitlines():
+        fields = line.split()
+        # "% time  seconds  usecs/call  calls  [errors]  syscall": the count is the fourth field.
+        if len(fields) >= 5 and fields[3].isdigit() and not fields[-1].startswith("-"):
+            counts[fields[-1]] = round(int(fields[3]) / moves, 2)
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 if __name__ == "__main__":

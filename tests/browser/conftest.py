@@ -15,6 +15,8 @@ from tests.app.conftest import postgres_admin, postgres_url, redis_url
 from tests.games import motable_games
 from tests.servers import ServeProcess
 
+from .mail import Inbox, smtp_inbox
+
 # The database and Redis fixtures of the server tests, for browser tests that run two server processes.
 __all__ = ["postgres_admin", "postgres_url", "redis_url"]
 
@@ -63,6 +65,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     live.start()
     yield live
     live.stop()
+
+
+@pytest.fixture(scope="module")
+def inbox() -> Iterator[tuple[Inbox, int]]:
+    """A real SMTP server for a module's tests (tests/browser/mail.py): its inbox and port."""
+    with smtp_inbox() as box:
+        yield box
 
 
 @pytest.fixture(scope="session")

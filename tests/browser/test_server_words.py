@@ -4,42 +4,19 @@ German player at one table at once, and the page an email's link opens."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
 import time
 from collections.abc import Callable, Iterator
-from email.message import EmailMessage
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from playwright.sync_api import Page, expect
 
-from tests.servers import ServeProcess, free_port
+from tests.servers import ServeProcess
 
+from .mail import Inbox, mailing_server
 from .support import ann_and_bo_playing, shoot
 
 NBSP = "\u00a0"
-
-
-class Inbox:
-    def __init__(self) -> None:
-        self.mail: list[EmailMessage] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        self.mail.append(parsed)  # type: ignore[arg-type]
-        return "250 OK"
-
-
-@pytest.fixture(scope="module")
-def inbox() -> Iterator[tuple[Inbox, int]]:
-    box, port = Inbox(), free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield box, port
-    controller.stop()
 
 
 @pytest.fixture(scope="module")
@@ -47,23 +24,8 @@ def speaking_server(
     tmp_path_factory: pytest.TempPathFactory, inbox: tuple[Inbox, int]
 ) -> Iterator[ServeProcess]:
     folder = tmp_path_factory.mktemp("motable-words")
-    port = free_port()
-    live = ServeProcess(
-        {
-            "DATABASE_URL": f"sqlite:///{folder / 'motable.db'}",
-            "MOTABLE_BOT_DELAY": "0.05",
-            "MOTABLE_RATE_PER_SECOND": "0",
-            "MOTABLE_LANGUAGES": "all",
-            "MOTABLE_SMTP_URL": f"smtp://127.0.0.1:{inbox[1]}",
-            "MOTABLE_MAIL_FROM": "Motable <alerts@example.org>",
-            "MOTABLE_PUBLIC_URL": f"http://127.0.0.1:{port}",
-        },
-        folder / "server.log",
-        port=port,
-    )
-    live.start()
-    yield live
-    live.stop()
+    with mailing_server(folder, inbox[1], MOTABLE_LANGUAGES="all") as live:
+        yield live
 
 
 def _table(server: ServeProcess, new_player: Callable[..., Page]) -> tuple[Page, Page]:
