@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -23,6 +24,7 @@ from app.serving import FRAME_SEND, FRAME_WRITE
 from app.tasks import cancel_and_wait
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
@@ -69,11 +71,11 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await socket.receive()
     finally:
         runtime.hub.detach(room_id, socket.conn)
-        await cancel_and_wait(sender)
-        if socket.counted is not None:
-            await runtime.master.disconnect(room_id, socket.counted)
-        if socket.screen:
-            await runtime.master.screen_closed(room_id)
+        # What the socket's end writes (its seat's "away since", presence, a table screen gone) is done
+        # however the socket ended, a cancellation of this handler included: a closing test client
+        # cancels it, and anyio cancels again at each await. In a task of its own, shielded, which a
+        # cancellation here does not stop.
+        await asyncio.shield(asyncio.ensure_future(socket.ended(sender)))
 
 
 async def _send(websocket: WebSocket, conn: Connection) -> None:
@@ -128,6 +130,18 @@ class _Socket:
         self.counted: int | None = None
         # Whether this socket counts as the room's table screen (undone when it closes).
         self.screen = False
+
+    async def ended(self, sender: asyncio.Task[None] | None) -> None:
+        """The socket has closed: its sender stops, its seat and screen stop counting. Never raises (it
+        runs on when the handler that started it was cancelled): a failure is logged."""
+        try:
+            await cancel_and_wait(sender)
+            if self.counted is not None:
+                await self.runtime.master.disconnect(self.room_id, self.counted)
+            if self.screen:
+                await self.runtime.master.screen_closed(self.room_id)
+        except Exception:
+            log.exception("ending a socket of room %s failed", self.room_id)
 
     async def count(self, seat: int) -> None:
         # Set before the await: a socket cancelled while presence is shared must still be uncounted.
