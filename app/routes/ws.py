@@ -31,6 +31,9 @@ TRY_AGAIN_LATER = 1013
 
 NOT_AN_OBJECT = N_("a message is one JSON object")
 
+# Sockets' ends still running (`_Socket.ended`) after the handler that began them was cancelled.
+_ENDING: set[asyncio.Future[None]] = set()
+
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
@@ -75,7 +78,11 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         # however the socket ended, a cancellation of this handler included: a closing test client
         # cancels it, and anyio cancels again at each await. In a task of its own, shielded, which a
         # cancellation here does not stop.
-        await asyncio.shield(asyncio.ensure_future(socket.ended(sender)))
+        ending = asyncio.ensure_future(socket.ended(sender))
+        # Held until done: the loop keeps only a weak reference to a task nobody awaits any more.
+        _ENDING.add(ending)
+        ending.add_done_callback(_ENDING.discard)
+        await asyncio.shield(ending)
 
 
 async def _send(websocket: WebSocket, conn: Connection) -> None:

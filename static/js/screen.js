@@ -445,7 +445,8 @@ draws(["room", "state", "games"], (now) => {
 // Exposed for tests and debugging: which state version the screen shows. In play it is set once the
 // game's table has drawn it (above: the table may still be loading), before that when it arrives.
 store.subscribe(({ room, state }, changed) => {
-  if (changed.includes("state") && !(room && inPlay({ room, state }))) document.body.dataset.version = String(state.version);
+  const drawnByTheTable = room && inPlay({ room, state });
+  if (changed.includes("state") && !drawnByTheTable) document.body.dataset.version = String(state.version);
   if (!changed.includes("room")) return;
   table.roomChanged(room);
   // Everyone moved on to the rematch: the table goes with them.

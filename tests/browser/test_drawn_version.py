@@ -1,11 +1,10 @@
 """The version a page says it shows (`<body data-version>`, what tests and debugging read) is set once
 the game's table has drawn that state, not when the state arrives: a table loads its module and its
 stylesheet first, and a page read or measured in between (by axe, a screenshot, a test's next step)
-is one no player sees. Held back here by a slow stylesheet, on the room page and the table screen."""
+is one no player sees. Held back here by a held stylesheet, on the room page and the table screen."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import httpx
@@ -32,11 +31,6 @@ new MutationObserver(() => {
 """
 
 
-def slow_stylesheet(route: Route) -> None:
-    time.sleep(1.0)  # the page goes on meanwhile: Playwright answers routes off the page's thread
-    route.continue_()
-
-
 @pytest.mark.parametrize("where", ["room", "screen"])
 def test_the_version_shown_is_set_once_the_table_has_drawn_it(
     server: ServeProcess, new_player: Callable[..., Page], where: str
@@ -50,10 +44,20 @@ def test_the_version_shown_is_set_once_the_table_has_drawn_it(
     with_http.close()
     page = new_player(1280, 800)
     page.add_init_script(RECORD)
-    page.route("**/static/css/games/mooki-island.css", slow_stylesheet)
+    # The game's stylesheet is held (its first request: the loader's HEAD) until the page has been
+    # looked at: the state is in, the table is loading.
+    held: list[Route] = []
+    page.route(
+        "**/static/css/games/mooki-island.css",
+        lambda route: route.continue_() if held else held.append(route),
+    )
     url = f"{base}/r/{room.room_id}" + ("/screen" if where == "screen" else f"#seat={room.token}")
-    page.goto(url)
+    with page.expect_request("**/static/css/games/mooki-island.css"):
+        page.goto(url)
+    while not held:  # the route's handler runs inside Playwright's calls
+        page.wait_for_timeout(10)
+    assert page.evaluate("window.__marks") == [], "a version was shown before the table drew it"
+    held[0].continue_()
     page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
     marks = page.evaluate("window.__marks")
-    assert marks, "the page never said which version it shows"
-    assert all(m["felt"] and m["styled"] for m in marks), marks
+    assert marks and all(m["felt"] and m["styled"] for m in marks), marks
