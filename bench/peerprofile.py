@@ -9,8 +9,11 @@ paced move's samples go"). It measures the tree whose venv runs it, as the peers
     .venv/bin/python -m bench.peerprofile /tmp/peers paced --syscalls                # calls a move
 
 Prints one JSON line: the load generator's figures (moves/s, latency, server CPU a move over the
-whole timed phase) and, over a 10 s window from 8 s in, the server's user and system CPU a move.
-With `--profile`, py-spy records that window instead (a profiled window's CPU reads higher).
+whole timed phase) and, over a 10 s window inside the timed phase, the server's user and system CPU a
+move. The window opens 2 s after the load's last socket is open (the load generator starts its timed
+phase 1 s after that): its rooms take about 14 s to set up here, and a window from a fixed time in
+would sample the set-up too. With `--profile`, py-spy records that window instead (a profiled window's
+CPU reads higher).
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
-WINDOW_START_S = 8.0
+WINDOW_AFTER_OPEN_S = 2.0
 WINDOW_S = 10.0
+SETUP_GIVE_UP_S = 120.0
 
 
 def peerbench(peers: Path) -> ModuleType:
@@ -42,11 +46,48 @@ def peerbench(peers: Path) -> ModuleType:
     return module
 
 
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """(user, system) CPU seconds of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, task: int | None = None) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process so far (of one of its threads with `task`)."""
+    where = f"/proc/{pid}/task/{task}/stat" if task is not None else f"/proc/{pid}/stat"
+    fields = Path(where).read_text().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
     return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def thread_cpu(pid: int) -> dict[int, float]:
+    """Each thread's user + system CPU seconds so far (threads that ended are not counted)."""
+    times = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            times[int(task.name)] = sum(cpu_seconds(pid, int(task.name)))
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return times
+
+
+def open_sockets(port: int) -> int:
+    """Established TCP connections to `port` on this machine, counted on the server's side."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except FileNotFoundError:
+            continue
+        for line in lines:
+            fields = line.split()
+            # local address "HEX_IP:HEX_PORT", state 01 = ESTABLISHED
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                count += 1
+    return count
+
+
+def wait_open(port: int, sockets: int, load: subprocess.Popen[str]) -> None:
+    """Until the load generator holds all its sockets open (its rooms are set up)."""
+    deadline = time.monotonic() + SETUP_GIVE_UP_S
+    while open_sockets(port) < sockets:
+        if load.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("the load generator's sockets never all opened")
+        time.sleep(0.1)
 
 
 def main() -> None:
@@ -86,8 +127,10 @@ def main() -> None:
         load = subprocess.Popen(
             pb.loadgen_cmd("motable", port, pids, args.load), stdout=subprocess.PIPE, text=True
         )
-        time.sleep(WINDOW_START_S)
+        wait_open(port, pb.ROOMS * 4, load)
+        time.sleep(WINDOW_AFTER_OPEN_S)
         user0, system0 = cpu_seconds(pids[-1])
+        threads0 = thread_cpu(pids[-1])
         calls = ""
         started = time.monotonic()
         if args.profile:
@@ -117,6 +160,7 @@ def main() -> None:
         else:
             time.sleep(WINDOW_S)
         user1, system1 = cpu_seconds(pids[-1])
+        threads1 = thread_cpu(pids[-1])
         window = time.monotonic() - started
         out, _ = load.communicate(timeout=600)
     finally:
@@ -125,6 +169,15 @@ def main() -> None:
     moves = float(result["per_s"]) * window
     result["window_user_us_per_move"] = round((user1 - user0) / moves * 1e6)
     result["window_system_us_per_move"] = round((system1 - system0) / moves * 1e6)
+    # The event loop's thread is the process's own id; the busiest other is the group commit's writer.
+    spent = {tid: threads1[tid] - threads0.get(tid, 0.0) for tid in threads1}
+    main_us = spent.pop(pids[-1], 0.0) / moves * 1e6
+    others = sorted((round(t / moves * 1e6) for t in spent.values()), reverse=True)
+    result["window_threads_us_per_move"] = {
+        "event_loop": round(main_us),
+        "busiest_other": others[0] if others else 0,
+        "rest": sum(others[1:]),
+    }
     if args.syscalls:
         result["syscalls_per_move"] = per_move(calls, moves)
     print(json.dumps(result))
