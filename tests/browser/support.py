@@ -110,6 +110,26 @@ def motion_done(page: Page, css: bool = True) -> None:
     page.evaluate(_MOTION_DONE, css)
 
 
+# Resolves once the page has loaded, its web fonts are in and every image on it (those the scripts
+# added after the load event too) has been fetched and decoded, or has failed.
+_LOADED = """async () => {
+  if (document.readyState !== "complete") await new Promise((done) => addEventListener("load", done, { once: true }));
+  await document.fonts.ready;
+  await Promise.all([...document.images].map((image) => image.decode().catch(() => null)));
+}"""
+
+
+def at_rest(page: Page) -> None:
+    """The page as a person sees it once it has stopped changing: loaded, its fonts and images in,
+    and its motion over (for a contrast check or a screenshot). Not Playwright's "networkidle":
+    that waits until the browser has reported the end of every request the page's frame started,
+    the ones the browser makes by itself too (the web app manifest, the offline page's files), and
+    once such an end went unreported on a fresh browser profile, so the wait ran out (CI, stop 47).
+    What is drawn is waited for here, by what the page shows, not by what the network does."""
+    page.evaluate(_LOADED)
+    motion_done(page)
+
+
 def hand_ids(page: Page) -> list[int]:
     ids = page.eval_on_selector_all("#hand [data-card-id]", "nodes => nodes.map(n => n.dataset.cardId)")
     return [int(i) for i in ids]

@@ -22,7 +22,7 @@ from engines.core import game_ids
 from tests.servers import ServeProcess
 
 from .axe import serious_violations
-from .support import SUMMARY
+from .support import SUMMARY, at_rest
 
 pytestmark = pytest.mark.browser
 
@@ -95,14 +95,8 @@ class Match:
         return f"{self.base}/r/{self.room}#seat={self.tokens[seat]}"
 
 
-def settled(page: Page) -> None:
-    page.wait_for_load_state("networkidle")
-    # Entrance transitions (panels fading in) are over before contrast is measured.
-    page.wait_for_timeout(400)
-
-
 def assert_clean(page: Page, where: str) -> None:
-    settled(page)
+    at_rest(page)
     found = serious_violations(page)
     assert found == [], f"{where}:\n" + "\n".join(found)
 
@@ -179,6 +173,7 @@ def test_each_table_mid_match(
     # The same table as the room's screen on a TV shows it.
     screen = new_player(*size)
     screen.goto(f"{server.base_url}/r/{match.room}/screen")
+    expect(screen.locator(".screen-table").first).not_to_be_empty()
     assert_clean(screen, f"{game} table screen")
 
 

@@ -19,7 +19,7 @@ from tests.servers import ServeProcess
 
 from .axe import serious_violations
 from .contrast import LOW_CONTRAST
-from .support import SCREENSHOTS, SUMMARY, motion_done, shoot
+from .support import SCREENSHOTS, SUMMARY, at_rest, motion_done, shoot
 from .test_accessibility import Match
 from .test_blocked_storage import BLOCK_STORAGE
 
@@ -174,8 +174,7 @@ def test_dark_screenshots_and_text_on_the_felt(
         for page in (phone, laptop):
             page.goto(match.seat_url(0))
             expect(page.locator("#table")).not_to_be_empty()
-            page.wait_for_load_state("networkidle")
-            motion_done(page)
+            at_rest(page)
             assert page.evaluate(LOW_CONTRAST, ".felt") == [], game
         if game == "mojo":
             laptop.fill("#chat-input", "Good luck, Bo!")
@@ -186,8 +185,7 @@ def test_dark_screenshots_and_text_on_the_felt(
         screen = dark_player(new_player, 1920, 1080)
         screen.goto(f"{server.base_url}/r/{match.room}/screen")
         expect(screen.locator(".screen-table").first).not_to_be_empty()
-        screen.wait_for_load_state("networkidle")
-        motion_done(screen)
+        at_rest(screen)
         shoot(screen, f"dark-screen-{game}")
     laptop.goto(server.base_url + "/")
     panel_is(laptop, "dark")
