@@ -113,7 +113,9 @@ def motion_done(page: Page, css: bool = True) -> None:
 # Resolves once the page has loaded, its web fonts are in and every image on it (those the scripts
 # added after the load event too) has been fetched and decoded, or has failed.
 _LOADED = """async () => {
-  if (document.readyState !== "complete") await new Promise((done) => addEventListener("load", done, { once: true }));
+  if (document.readyState !== "complete") {
+    await new Promise((done) => addEventListener("load", done, { once: true }));
+  }
   await document.fonts.ready;
   await Promise.all([...document.images].map((image) => image.decode().catch(() => null)));
 }"""
