@@ -68,6 +68,9 @@ class Settings(BaseSettings):
     # -- request limits -----------------------------------------------------
     max_body_bytes: int = 64 * 1024
     max_ws_message_bytes: int = 64 * 1024
+    # Text frames shorter than this go out uncompressed on a socket that agreed to permessage-deflate
+    # (app/serving.py COMPRESS_FROM); 0 compresses every one.
+    ws_compress_from: int = Field(default=2048, ge=0)
     # Everything before the body (request line and headers), and how many header lines.
     max_header_bytes: int = 16 * 1024
     max_headers: int = 100

@@ -37,6 +37,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+from websockets.typing import BytesLike
 
 from app import i18n
 from app.config import Settings
@@ -475,6 +479,30 @@ FRAME_SEND = "motable.frame_send"
 FRAME_WRITE = "motable.frame_write"
 
 
+# Text frames shorter than this many bytes go out uncompressed by default, also on a socket that agreed
+# to permessage-deflate (RFC 7692 lets the sender choose per message; `MOTABLE_WS_COMPRESS_FROM`).
+# docs/performance.md, "Frames out": at a table of four, compressing a move's patches (500 B to 1.2 KB
+# a seat) cost about 160 us of server CPU a move, a tenth of it (each socket's compressor is cold by the
+# time its next patch comes), to send some 800 bytes fewer a seat.
+COMPRESS_FROM = 2048
+
+
+class PlainSmallText(ServerProtocol):
+    """websockets' server protocol, sending a text frame shorter than `compress_from` bytes without
+    compressing it."""
+
+    compress_from = COMPRESS_FROM
+
+    def send_text(self, data: BytesLike, fin: bool = True) -> None:
+        plain = fin and len(data) < self.compress_from and not self.expect_continuation_frame
+        if plain and self.state is State.OPEN:
+            # As send_text's frame, but through no extension: the RSV1 bit stays clear, which is how
+            # the reader knows it is not compressed, and neither side's deflate window takes it in.
+            self.writes.append(Frame(Opcode.TEXT, data).serialize(mask=False, extensions=()))
+            return
+        super().send_text(data, fin)
+
+
 class FrameProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (websockets' sans-I/O one, uvicorn's own default), plus a way to
     write frames at once, without a task: `write_now`, put in the scope as FRAME_WRITE.
@@ -484,6 +512,15 @@ class FrameProtocol(WebSocketsSansIOProtocol):
     move at a table of four. When nothing is queued ahead and the socket takes writes, the playing
     layer writes the frame from where it was made (app/realtime/hub.py), and several frames for one
     socket (a move's ack and its patch) go out in one write to the transport."""
+
+    compress_from: ClassVar[int] = COMPRESS_FROM
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The same protocol object as uvicorn made it (its extensions, its limits), sending short
+        # text frames uncompressed, whichever way they are sent (write_now or ASGI).
+        self.conn.__class__ = PlainSmallText
+        cast(PlainSmallText, self.conn).compress_from = self.compress_from
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -511,6 +548,11 @@ class FrameProtocol(WebSocketsSansIOProtocol):
             return False
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
+
+
+def frame_protocol(settings: Settings) -> type[FrameProtocol]:
+    """The WebSocket protocol class of one server: FrameProtocol with its settings."""
+    return type("ServedFrames", (FrameProtocol,), {"compress_from": settings.ws_compress_from})
 
 
 # Seconds between keepalive pings on an idle-or-not socket, and how long a pong may take.
@@ -543,7 +585,7 @@ def uvicorn_options(settings: Settings, host: str, port: int, log_level: str = "
         "ws_ping_interval": WS_PING_INTERVAL,
         "ws_ping_timeout": WS_PING_TIMEOUT,
         # uvicorn's default (websockets' sans-I/O protocol), with frames written without a task.
-        "ws": FrameProtocol,
+        "ws": frame_protocol(settings),
         "proxy_headers": True,
         "forwarded_allow_ips": settings.trusted_proxies,
         "server_header": False,

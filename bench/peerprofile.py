@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("load", choices=["paced", "saturated"])
     parser.add_argument("--profile", type=Path, help="record py-spy (raw format) over the window")
     parser.add_argument("--gil", action="store_true", help="py-spy: only the thread holding the GIL")
+    parser.add_argument("--rate", type=int, default=200, help="py-spy: samples a second (default 200)")
     parser.add_argument(
         "--perf",
         type=Path,
@@ -142,7 +143,7 @@ def main() -> None:
                 "-d",
                 str(int(WINDOW_S)),
             ]
-            spy += ["-r", "200", "--nonblocking", "-f", "raw", "-o", str(args.profile)]
+            spy += ["-r", str(args.rate), "--nonblocking", "-f", "raw", "-o", str(args.profile)]
             spy += ["--gil"] if args.gil else ["--threads"]
             subprocess.run(spy, capture_output=True, check=True)
         elif args.perf:
