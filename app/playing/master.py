@@ -178,10 +178,12 @@ class Master:
         action: Any,
         version: int | None = None,
         committed: Callable[[Applied], None] | None = None,
+        token_hash: str | None = None,
     ) -> Applied:
         """Apply a player's action. Returns once it is committed and published; `committed` is called
-        between the two (the socket acknowledges there, so the ack comes before the patch)."""
-        seat = self.seats.known_seat(room_id, token) if token is not None else None
+        between the two (the socket acknowledges there, so the ack comes before the patch).
+        `token_hash`: the token's hash, where the caller holds it (Seats.known_seat)."""
+        seat = self.seats.known_seat(room_id, token, token_hash) if token is not None else None
         if seat is None:
             seat = await run_in_threadpool(self.seats.player_seat, room_id, token)
         facts = self.seats.known_facts(room_id) or await run_in_threadpool(self.seats.facts, room_id)

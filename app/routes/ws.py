@@ -254,7 +254,12 @@ class _Socket:
 
         try:
             await self.runtime.master.act(
-                self.room_id, self.token, message.action, message.version, committed=acknowledge
+                self.room_id,
+                self.token,
+                message.action,
+                message.version,
+                committed=acknowledge,
+                token_hash=conn.token_hash,
             )
         except AppError as error:
             conn.send(

@@ -91,10 +91,13 @@ class Seats:
             self._facts.discard(room_id)
         return 1
 
-    def known_seat(self, room_id: str, token: str) -> int | None:
-        """The seat of `token` if this process has seen it before (no database read), else None."""
+    def known_seat(self, room_id: str, token: str, token_hash: str | None = None) -> int | None:
+        """The seat of `token` if this process has seen it before (no database read), else None.
+        `token_hash`: hash_token(token), where the caller holds it already (a socket's, each move)."""
         known = self._tokens.get(room_id)
-        return known[1].get(hash_token(token)) if known is not None else None
+        if known is None:
+            return None
+        return known[1].get(token_hash if token_hash is not None else hash_token(token))
 
     def _remember_seats(self, room_id: str, holders: dict[str, int], epoch: int) -> None:
         with self._lock:
