@@ -26,8 +26,17 @@ def loads(raw: bytes | str, max_depth: int) -> Any:
         raise ValueError(Words(N_("JSON may be nested at most %(most)s deep"), most=max_depth)) from None
     except ValueError as error:  # JSONDecodeError, and integers over Python's digit limit
         raise ValueError(Words(N_("not valid JSON: %(why)s"), why=str(error))) from None
-    check(value, max_depth)
+    # The walk only where it may find something: a document with no more brackets than `max_depth`
+    # is nested no deeper, and a NUL can only come from a "\u0000" escape (the decoder refuses a raw
+    # control character in a string). A move's message passes without it (2.3 of 5.4 us in process).
+    if text_may_fail(raw, max_depth):
+        check(value, max_depth)
     return value
+
+
+def text_may_fail(text: str, max_depth: int) -> bool:
+    """Whether the JSON text `text` may hold a NUL or be nested deeper than `max_depth` (`check` tells)."""
+    return text.count("[") + text.count("{") > max_depth or "\\u0000" in text or "\x00" in text
 
 
 def check(value: Any, max_depth: int) -> None:
