@@ -134,15 +134,15 @@ def main() -> None:
     import uvicorn
 
     from app.config import Settings
-    from app.serving import tune_gc, uvicorn_options
+    from app.serving import ConnectionLimits, tune_gc, uvicorn_options
 
     settings = Settings.from_env()
     options = uvicorn_options(settings, args.host, args.port, args.log_level)
     tune_gc(settings)
-    if args.fastapi:
-        uvicorn.run("bench.echo:fastapi_app", factory=True, **options)
-    else:
-        uvicorn.run("bench.echo:app", **options)
+    # Outermost, as in `motable serve`: it tells the connection its request began, which ends the
+    # head timeout (app/serving.py HeadTimeout); without it every socket was closed 10 s in.
+    served: Any = fastapi_app() if args.fastapi else app
+    uvicorn.run(ConnectionLimits(served, settings), **options)
 
 
 if __name__ == "__main__":
