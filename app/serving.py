@@ -481,9 +481,9 @@ FRAME_WRITE = "motable.frame_write"
 
 # Text frames shorter than this many bytes go out uncompressed by default, also on a socket that agreed
 # to permessage-deflate (RFC 7692 lets the sender choose per message; `MOTABLE_WS_COMPRESS_FROM`).
-# docs/performance.md, "Frames out": at a table of four, compressing a move's patches (500 B to 1.2 KB
-# a seat) cost about 160 us of server CPU a move, a tenth of it (each socket's compressor is cold by the
-# time its next patch comes), to send some 800 bytes fewer a seat.
+# At a table of four, compressing a move's patches (500 B to 1.2 KB a seat) cost about 160 us of server
+# CPU a move, a tenth of it (each socket's compressor is cold by the time its next patch comes), to
+# send some 800 bytes fewer a seat (docs/performance.md, "Issue 34 on 2026-12-08").
 COMPRESS_FROM = 2048
 
 
