@@ -28,7 +28,7 @@ def loads(raw: bytes | str, max_depth: int) -> Any:
         raise ValueError(Words(N_("not valid JSON: %(why)s"), why=str(error))) from None
     # The walk only where it may find something: a document with no more brackets than `max_depth`
     # is nested no deeper, and a NUL can only come from a "\u0000" escape (the decoder refuses a raw
-    # control character in a string). A move's message passes without it (2.3 of 5.4 us in process).
+    # control character in a string). A move's message skips it: 2.1 us to decode instead of 5.4.
     if text_may_fail(raw, max_depth):
         check(value, max_depth)
     return value

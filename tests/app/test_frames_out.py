@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from typing import Any
 
-import httpx
 import pytest
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
@@ -17,8 +18,10 @@ from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from app.serving import COMPRESS_FROM
-from tests.rooms import auth, seated_match
+from tests.rooms import seated_match
 from tests.servers import ServeProcess
+
+from .players import Player, RealSocket
 
 
 class Recording(ClientPerMessageDeflateFactory):
@@ -50,44 +53,31 @@ def test_short_frames_go_out_plain_and_long_ones_compressed(
     spawn: Callable[[dict[str, str]], ServeProcess], compress_from: int | None
 ) -> None:
     """`compress_from`: MOTABLE_WS_COMPRESS_FROM (None: the default). At 1000 a table of four's
-    snapshot (about 1,350 bytes) comes compressed and an ack does not; at 0 every frame does."""
+    snapshot (about 1,350 bytes) comes compressed and an ack does not; at 0 every frame does. Each
+    seat's Player applies every patch it gets, plain or not, to the body it holds."""
     server = spawn({} if compress_from is None else {"MOTABLE_WS_COMPRESS_FROM": str(compress_from)})
     threshold = COMPRESS_FROM if compress_from is None else compress_from
     table = seated_match(server.base_url, "mojo", players=4)
     seen: list[tuple[bool, dict[str, Any], int]] = []
     pick = random.Random(7)
-    with (
-        httpx.Client(base_url=server.base_url) as api,
-        connect(
-            f"{server.ws_url}/ws/rooms/{table.room_id}", compression=None, extensions=[Recording(seen)]
-        ) as socket,
-    ):
-        socket.send(json.dumps({"type": "auth", "token": table.tokens[0]}))
-        messages = [json.loads(socket.recv(timeout=10))]
-        while messages[-1]["type"] != "snapshot":
-            messages.append(json.loads(socket.recv(timeout=10)))
+    with ExitStack() as stack:
+        players = []
+        for seat, token in enumerate(table.tokens):
+            url = f"{server.ws_url}/ws/rooms/{table.room_id}?token={token}"
+            socket = stack.enter_context(connect(url, compression=None, extensions=[Recording(seen)]))
+            players.append(Player(seat, token, RealSocket(socket)))
         for _ in range(12):
-            public = api.get(f"/api/rooms/{table.room_id}/state").json()
-            seat = public["to_act"][0]
-            mine = api.get(f"/api/rooms/{table.room_id}/state", headers=auth(table.tokens[seat])).json()
-            action = pick.choice(mine["legal_actions"])
-            if seat == 0:
-                # The socket's own move: its ack and its patch.
-                sent = {"type": "action", "id": "m", "action": action, "version": mine["version"]}
-                socket.send(json.dumps(sent))
-            else:
-                body = {"action": action, "version": mine["version"]}
-                moved = api.post(
-                    f"/api/rooms/{table.room_id}/actions", json=body, headers=auth(table.tokens[seat])
-                )
-                assert moved.status_code == 200, moved.text
-            while True:
-                message = json.loads(socket.recv(timeout=10))
-                messages.append(message)
-                if message["type"] == "patch" and message["version"] == mine["version"] + 1:
-                    break
-    # Every message the socket read was seen by the extension, as the client read it.
-    assert [message for _, message, _ in seen] == messages
+            mover = next(p for p in players if p.body["legal_actions"])
+            version = mover.body["version"]
+            reply = mover.reply(mover.send_action(pick.choice(mover.body["legal_actions"]), version))
+            assert reply["type"] == "ack", reply
+            for player in players:
+                player.sync(version + 1)
+    # Every message a Player read was seen by the extension, as the client read it (the extension
+    # may have decoded a few more, still waiting in a socket's queue).
+    read = Counter(json.dumps(m, sort_keys=True) for player in players for m in player.messages)
+    decoded = Counter(json.dumps(m, sort_keys=True) for _, m, _ in seen)
+    assert not read - decoded
     for compressed, message, size in seen:
         assert compressed == (size >= threshold), (message["type"], size)
     kinds = {(message["type"], compressed) for compressed, message, _ in seen}
