@@ -134,6 +134,33 @@ async def test_the_server_stops_when_an_event_comes_in_the_tick_it_stops(sqlite_
 
 
 @pytest.mark.asyncio
+async def test_the_alerts_dispatcher_takes_the_events_of_a_busy_moment_in_one_look(sqlite_url: str) -> None:
+    # Once an event comes, the dispatcher gathers those that follow within `gather` (50 ms) and looks
+    # at them together: a busy server looks a few times a second, not once per move.
+    upgrade(sqlite_url)
+    runtime = Runtime(Settings(database_url=sqlite_url))
+    await runtime.start()
+    alerts = runtime.alerts
+    try:
+        for _ in range(500):
+            if alerts.steps >= 1:  # it has looked once: it now waits for the next event
+                break
+            await asyncio.sleep(0.01)
+        before = alerts.steps
+        for n in range(5):
+            alerts.heard(f"R{n}", {"kind": "gone"})
+            for _ in range(3):
+                await asyncio.sleep(0)  # the dispatcher runs: it has the first event, and waits
+        for _ in range(500):
+            if alerts.steps > before:
+                break
+            await asyncio.sleep(0.01)
+        assert alerts.steps == before + 1, "the five events were looked at in one step"
+    finally:
+        await runtime.stop()
+
+
+@pytest.mark.asyncio
 async def test_stopping_a_task_keeps_a_cancellation_of_the_one_stopping_it() -> None:
     # `cancel(); with suppress(CancelledError): await task` took the stopper's own cancellation for
     # the task's and carried on: a shutdown cancelled while it waited went on as if not asked.
